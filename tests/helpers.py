@@ -1,0 +1,96 @@
+"""Helpers for in-process protocol tests: test tools and a byte-stream exchange."""
+
+from __future__ import annotations
+
+import io
+import json
+import threading
+from typing import Any
+
+from websearch_mcp.config import Config
+from websearch_mcp.errors import ToolError
+from websearch_mcp.mcp import McpServer
+from websearch_mcp.stdio import serve
+from websearch_mcp.tools import build_registry
+from websearch_mcp.tools.registry import Registry, Tool, ToolContext, ToolResult
+
+MODERN_META = {"io.modelcontextprotocol/protocolVersion": "2026-07-28",
+               "io.modelcontextprotocol/clientCapabilities": {}}
+OBJECT = {"type": "object", "properties": {"text": {"type": "string"}}, "additionalProperties": False}
+
+
+def _echo(arguments: dict[str, Any], context: ToolContext) -> ToolResult:
+    return ToolResult(text=arguments.get("text", ""), structured={"echo": arguments.get("text", "")})
+
+
+def _boom(arguments: dict[str, Any], context: ToolContext) -> ToolResult:
+    raise RuntimeError("deliberate failure inside a tool")
+
+
+def _refuse(arguments: dict[str, Any], context: ToolContext) -> ToolResult:
+    raise ToolError("the upstream is down; try again later")
+
+
+class Gate:
+    """A tool that waits until released (or cancelled), to hold a request in flight."""
+
+    def __init__(self) -> None:
+        self.entered = threading.Event()
+        self.release = threading.Event()
+
+    def __call__(self, arguments: dict[str, Any], context: ToolContext) -> ToolResult:
+        self.entered.set()
+        context.report_progress(1, 2, "halfway")
+        while not self.release.wait(0.01):
+            if context.cancelled.is_set():
+                break
+        return ToolResult(text="released")
+
+
+def test_registry(gate: Gate | None = None, with_builtin: Config | None = None) -> Registry:
+    """Tools for protocol tests (plus the built-in ones when a config is given)."""
+    registry = build_registry(with_builtin) if with_builtin else Registry()
+    registry.register(Tool(name="echo", description="Echo text back.", input_schema=OBJECT, handler=_echo,
+                           title="Echo", output_schema={"type": "object"},
+                           annotations={"readOnlyHint": True}))
+    registry.register(Tool(name="boom", description="Always raises.", input_schema=OBJECT, handler=_boom))
+    registry.register(Tool(name="refuse", description="Always fails as a tool.", input_schema=OBJECT,
+                           handler=_refuse))
+    registry.register(Tool(name="gate", description="Waits.", input_schema=OBJECT, handler=gate or Gate()))
+    return registry
+
+
+test_registry.__test__ = False  # type: ignore[attr-defined]
+
+
+def exchange(lines: list[Any], registry: Registry | None = None, config: Config | None = None,
+             page_size: int = 50) -> list[Any]:
+    """Feed lines (dicts are JSON-encoded) to serve() and return every line it wrote, decoded."""
+    raw = b"".join(line if isinstance(line, bytes) else (json.dumps(line) + "\n").encode()
+                   for line in lines)
+    out = io.BytesIO()
+    config = config or Config()
+    server = McpServer(registry or test_registry(), page_size=page_size)
+    assert serve(io.BytesIO(raw), out, server, config) == 0
+    return [json.loads(line) for line in out.getvalue().decode().splitlines()]
+
+
+def request(method: str, params: Any = None, id: Any = 1) -> dict[str, Any]:
+    message: dict[str, Any] = {"jsonrpc": "2.0", "id": id, "method": method}
+    if params is not None:
+        message["params"] = params
+    return message
+
+
+def initialize(version: str = "2025-11-25", id: Any = 0) -> dict[str, Any]:
+    return request("initialize", {"protocolVersion": version, "capabilities": {},
+                                  "clientInfo": {"name": "test", "version": "1"}}, id=id)
+
+
+def call(name: str, arguments: Any = None, id: Any = 1, meta: dict[str, Any] | None = None) -> dict[str, Any]:
+    params: dict[str, Any] = {"name": name}
+    if arguments is not None:
+        params["arguments"] = arguments
+    if meta is not None:
+        params["_meta"] = meta
+    return request("tools/call", params, id=id)

@@ -1,0 +1,3 @@
+from websearch_mcp.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,92 @@
+"""Command line: serve MCP over stdio (the default), or call one tool from a shell."""
+
+from __future__ import annotations
+
+import os
+import signal
+import sys
+from typing import Any, Sequence
+
+from websearch_mcp import __version__, log
+from websearch_mcp.config import Config, ConfigError, load_config
+
+USAGE_EPILOG = """\
+examples:
+  websearch-mcp                                   serve MCP on stdin/stdout
+  websearch-mcp call web_search query="rust async" max_results=5
+  websearch-mcp call instant_answer query="python language"
+  websearch-mcp tools                             list the tools and their parameters
+
+Settings come from WEBSEARCH_* environment variables (see the README); flags override them.
+"""
+
+
+def _parser() -> Any:
+    import argparse
+
+    parser = argparse.ArgumentParser(
+        prog="websearch-mcp", epilog=USAGE_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter,
+        description="An MCP server for web search (DuckDuckGo), instant answers and page content.")
+    parser.add_argument("--version", action="version", version=f"websearch-mcp {__version__}")
+    parser.add_argument("--log-level", choices=["debug", "info", "warning", "error"],
+                        help="stderr log level (WEBSEARCH_LOG_LEVEL, default warning)")
+    parser.add_argument("--timeout", type=float, help="upstream timeout in seconds (WEBSEARCH_TIMEOUT)")
+    parser.add_argument("--max-line-bytes", type=int,
+                        help="largest accepted stdio message (WEBSEARCH_MAX_LINE_BYTES, default 4 MiB)")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+    commands.add_parser("serve", help="serve MCP over stdio (the default)")
+    call = commands.add_parser("call", help="call one tool and print its Markdown")
+    call.add_argument("tool", help="tool name, e.g. web_search")
+    call.add_argument("arguments", nargs="*", metavar="NAME=VALUE",
+                      help="tool arguments; numbers, booleans and lists are read as JSON")
+    call.add_argument("--json", action="store_true", help="print the whole tool result as JSON")
+    commands.add_parser("tools", help="list the tools and their parameters")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the `websearch-mcp` command."""
+    args_list = list(sys.argv[1:] if argv is None else argv)
+    try:
+        config = load_config()
+        if not args_list:  # the path MCP clients take: no argparse, nothing imported that is not needed
+            return run_stdio(config)
+        args = _parser().parse_args(args_list)
+        config = config.with_overrides(log_level=args.log_level, timeout=args.timeout,
+                                       max_line_bytes=args.max_line_bytes)
+    except ConfigError as err:
+        print(f"websearch-mcp: configuration error: {err}", file=sys.stderr)
+        return 2
+    if args.command == "call":
+        from websearch_mcp.call import call_tool
+
+        log.set_level(config.log_level)
+        return call_tool(config, args.tool, args.arguments, as_json=args.json)
+    if args.command == "tools":
+        from websearch_mcp.call import list_tools
+
+        return list_tools(config)
+    return run_stdio(config)
+
+
+def _exit_on_sigterm(signum: int, frame: Any) -> None:
+    os._exit(0)  # prompt: in-flight upstream calls are abandoned, as the client asked
+
+
+def run_stdio(config: Config) -> int:
+    """Serve MCP on this process's stdin and stdout until stdin closes."""
+    from websearch_mcp.mcp import McpServer
+    from websearch_mcp.stdio import serve
+    from websearch_mcp.tools import build_registry
+
+    log.set_level(config.log_level)
+    signal.signal(signal.SIGTERM, _exit_on_sigterm)
+    protocol_out = sys.stdout.buffer
+    sys.stdout = sys.stderr  # a stray print() from anywhere must not corrupt the protocol stream
+    server = McpServer(build_registry(config), page_size=config.tools_page_size)
+    status = serve(sys.stdin.buffer, protocol_out, server, config)
+    try:
+        protocol_out.flush()
+    except (OSError, ValueError):
+        pass
+    return status

@@ -1,0 +1,90 @@
+"""Settings, read once from the environment (CLI flags may override them)."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, replace
+from typing import Mapping
+
+DEFAULT_USER_AGENT = (
+    "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 "
+    "(KHTML, like Gecko) Chrome/142.0.0.0 Safari/537.36"
+)
+
+
+class ConfigError(ValueError):
+    """A setting has a value the server cannot use."""
+
+
+@dataclass(frozen=True)
+class Config:
+    """Everything the server can be told from outside, with its defaults."""
+
+    ddg_html_url: str = "https://html.duckduckgo.com/html/"
+    ddg_lite_url: str = "https://lite.duckduckgo.com/lite/"
+    ddg_api_url: str = "https://api.duckduckgo.com/"
+    timeout: float = 15.0
+    user_agent: str = DEFAULT_USER_AGENT
+    log_level: str = "warning"
+    max_line_bytes: int = 4 * 1024 * 1024
+    workers: int = 4
+    tools_page_size: int = 50
+    max_response_bytes: int = 5 * 1024 * 1024
+    retries: int = 2
+    backoff_seconds: float = 0.5
+    retry_after_cap: float = 10.0
+    max_pages: int = 10
+
+    def with_overrides(self, **changes: object) -> Config:
+        """Return a copy with the given fields replaced (None values are ignored)."""
+        return replace(self, **{k: v for k, v in changes.items() if v is not None})
+
+
+_ENV_FIELDS: dict[str, tuple[str, type]] = {
+    "WEBSEARCH_DDG_HTML_URL": ("ddg_html_url", str),
+    "WEBSEARCH_DDG_LITE_URL": ("ddg_lite_url", str),
+    "WEBSEARCH_DDG_API_URL": ("ddg_api_url", str),
+    "WEBSEARCH_TIMEOUT": ("timeout", float),
+    "WEBSEARCH_USER_AGENT": ("user_agent", str),
+    "WEBSEARCH_LOG_LEVEL": ("log_level", str),
+    "WEBSEARCH_MAX_LINE_BYTES": ("max_line_bytes", int),
+    "WEBSEARCH_WORKERS": ("workers", int),
+    "WEBSEARCH_TOOLS_PAGE_SIZE": ("tools_page_size", int),
+    "WEBSEARCH_MAX_RESPONSE_BYTES": ("max_response_bytes", int),
+    "WEBSEARCH_RETRIES": ("retries", int),
+    "WEBSEARCH_BACKOFF": ("backoff_seconds", float),
+    "WEBSEARCH_RETRY_AFTER_CAP": ("retry_after_cap", float),
+    "WEBSEARCH_MAX_PAGES": ("max_pages", int),
+}
+
+_MINIMUMS = {"timeout": 0.1, "max_line_bytes": 1024, "workers": 1, "tools_page_size": 1,
+             "max_response_bytes": 1024, "retries": 0, "backoff_seconds": 0.0,
+             "retry_after_cap": 0.0, "max_pages": 1}
+
+LOG_LEVELS = ("debug", "info", "warning", "error")
+
+
+def load_config(environ: Mapping[str, str] | None = None) -> Config:
+    """Build a Config from environment variables; unset or empty ones keep their defaults."""
+    env = os.environ if environ is None else environ
+    values: dict[str, object] = {}
+    for name, (field, kind) in _ENV_FIELDS.items():
+        raw = env.get(name, "").strip()
+        if not raw:
+            continue
+        try:
+            value = kind(raw)
+        except ValueError:
+            raise ConfigError(f"{name}={raw!r} is not a valid {kind.__name__}") from None
+        values[field] = value
+    return validate(Config().with_overrides(**values))
+
+
+def validate(config: Config) -> Config:
+    """Refuse values that are out of range; return the config unchanged otherwise."""
+    for field, minimum in _MINIMUMS.items():
+        if getattr(config, field) < minimum:
+            raise ConfigError(f"{field} must be at least {minimum}")
+    if config.log_level.lower() not in LOG_LEVELS:
+        raise ConfigError(f"log level must be one of {', '.join(LOG_LEVELS)}")
+    return config

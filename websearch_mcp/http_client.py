@@ -1,0 +1,194 @@
+"""The one HTTP layer: every outbound request goes through here (the only module importing requests).
+
+It owns the `requests.Session` and adds timeouts, bounded retries with backoff on connection
+errors and 5xx, `Retry-After` honoured up to a cap, a realistic User-Agent, proxies from the
+usual environment variables, a body-size cap enforced while streaming, and the mapping of
+transport failures to the project's own exceptions.
+"""
+
+from __future__ import annotations
+
+import email.utils
+import threading
+import time
+from dataclasses import dataclass
+from typing import Any, Mapping
+
+import requests
+
+from websearch_mcp import log
+from websearch_mcp.config import Config
+from websearch_mcp.errors import (ResponseTooLarge, UpstreamConnectionError, UpstreamError,
+                                  UpstreamHTTPError, UpstreamTimeout)
+
+_CHUNK = 64 * 1024
+_RETRY_AFTER_STATUSES = (429, 503)
+DEFAULT_HEADERS = {
+    "Accept": "text/html,application/xhtml+xml,application/xml;q=0.9,application/json;q=0.8,*/*;q=0.7",
+    "Accept-Language": "en-US,en;q=0.9",
+}
+
+
+@dataclass
+class HttpResponse:
+    """A finished response whose body has been read in full (within the cap)."""
+
+    status: int
+    headers: Mapping[str, str]
+    body: bytes
+    url: str
+    elapsed_ms: float
+
+    @property
+    def content_type(self) -> str:
+        """The media type without parameters, lower-cased."""
+        return self.headers.get("Content-Type", "").split(";")[0].strip().lower()
+
+    def text(self) -> str:
+        """The body decoded with the charset the headers name (UTF-8 otherwise)."""
+        charset = "utf-8"
+        for part in self.headers.get("Content-Type", "").split(";")[1:]:
+            key, _, value = part.partition("=")
+            if key.strip().lower() == "charset" and value.strip():
+                charset = value.strip().strip('"')
+        try:
+            return self.body.decode(charset, errors="replace")
+        except LookupError:
+            return self.body.decode("utf-8", errors="replace")
+
+    def retry_after(self) -> float | None:
+        """Seconds the server asked us to wait, from a Retry-After header, if any."""
+        return parse_retry_after(self.headers.get("Retry-After"))
+
+    def raise_for_status(self, what: str) -> None:
+        """Raise UpstreamHTTPError unless the status is 2xx."""
+        if not 200 <= self.status < 300:
+            raise UpstreamHTTPError(f"{what} answered HTTP {self.status}", url=self.url,
+                                    status=self.status, retry_after=self.retry_after())
+
+
+def parse_retry_after(value: str | None) -> float | None:
+    """A Retry-After value (seconds or an HTTP date) as seconds from now."""
+    if not value:
+        return None
+    value = value.strip()
+    if value.isdigit():
+        return float(value)
+    try:
+        when = email.utils.parsedate_to_datetime(value)
+    except (TypeError, ValueError):
+        return None
+    return max(0.0, when.timestamp() - time.time())
+
+
+class HttpClient:
+    """Sends requests with the project's policy; thread-safe for concurrent tool calls."""
+
+    def __init__(self, config: Config) -> None:
+        self.config = config
+        self.session = requests.Session()  # trust_env: HTTP(S)_PROXY, NO_PROXY, ALL_PROXY apply
+        self.session.headers.update(DEFAULT_HEADERS)
+        self.session.headers["User-Agent"] = config.user_agent
+
+    def request(self, method: str, url: str, *, params: Mapping[str, Any] | None = None,
+                data: Mapping[str, Any] | None = None, headers: Mapping[str, str] | None = None,
+                max_bytes: int | None = None, retries: int | None = None) -> HttpResponse:
+        """Send a request and read its body; retry transient failures; raise UpstreamError."""
+        attempts = 1 + (self.config.retries if retries is None else retries)
+        for attempt in range(attempts):
+            last = attempt == attempts - 1
+            try:
+                response = self._send_once(method, url, params, data, headers, max_bytes)
+            except UpstreamConnectionError as err:
+                if last:
+                    raise
+                log.info(f"{method} {url}: {err.message}; retrying")
+                self._pause(self._backoff(attempt))
+                continue
+            wait = self._wait_before_retry(response, attempt)
+            if wait is None or last:
+                return response
+            log.info(f"{method} {url}: HTTP {response.status}; retrying in {wait:.1f} s")
+            self._pause(wait)
+        raise AssertionError("unreachable")
+
+    def _backoff(self, attempt: int) -> float:
+        return float(self.config.backoff_seconds * (2 ** attempt))
+
+    def _wait_before_retry(self, response: HttpResponse, attempt: int) -> float | None:
+        """Seconds to wait before retrying this response, or None when it is final."""
+        if response.status in _RETRY_AFTER_STATUSES:
+            asked = response.retry_after()
+            if asked is not None:
+                return asked if asked <= self.config.retry_after_cap else None
+            return self._backoff(attempt) if response.status == 503 else None
+        if response.status >= 500:
+            return self._backoff(attempt)
+        return None
+
+    @staticmethod
+    def _pause(seconds: float) -> None:
+        threading.Event().wait(seconds)
+
+    def _send_once(self, method: str, url: str, params: Mapping[str, Any] | None,
+                   data: Mapping[str, Any] | None, headers: Mapping[str, str] | None,
+                   max_bytes: int | None) -> HttpResponse:
+        cap = self.config.max_response_bytes if max_bytes is None else max_bytes
+        timeout = self.config.timeout
+        started = time.monotonic()
+        try:
+            with self.session.request(method, url, params=params, data=data, headers=headers,
+                                      timeout=(min(timeout, 10.0), timeout), stream=True) as reply:
+                body = self._read_body(reply, cap, started + timeout)
+                return HttpResponse(status=reply.status_code, headers=reply.headers, body=body,
+                                    url=reply.url, elapsed_ms=(time.monotonic() - started) * 1000)
+        except requests.exceptions.Timeout as err:
+            raise UpstreamTimeout(f"{_host(url)} did not answer within {timeout:g} s", url=url) from err
+        except requests.exceptions.TooManyRedirects as err:
+            raise UpstreamError(f"{_host(url)} redirected too many times", url=url) from err
+        except (requests.exceptions.ConnectionError, requests.exceptions.ChunkedEncodingError) as err:
+            raise UpstreamConnectionError(f"could not reach {_host(url)} ({_reason(err)})", url=url) from err
+        except requests.exceptions.RequestException as err:
+            raise UpstreamError(f"request to {_host(url)} failed ({_reason(err)})", url=url) from err
+
+    @staticmethod
+    def _read_body(reply: requests.Response, cap: int, deadline: float) -> bytes:
+        declared = reply.headers.get("Content-Length", "")
+        if declared.isdigit() and int(declared) > cap:
+            raise ResponseTooLarge(f"{_host(reply.url)} sent {declared} bytes, over the {cap}-byte cap",
+                                   url=reply.url, status=reply.status_code)
+        chunks: list[bytes] = []
+        size = 0
+        for chunk in reply.iter_content(_CHUNK):
+            size += len(chunk)
+            if size > cap:
+                raise ResponseTooLarge(f"{_host(reply.url)} sent more than the {cap}-byte cap",
+                                       url=reply.url, status=reply.status_code)
+            if time.monotonic() > deadline:
+                raise UpstreamTimeout(f"{_host(reply.url)} was too slow sending its reply", url=reply.url)
+            chunks.append(chunk)
+        return b"".join(chunks)
+
+
+def _host(url: str) -> str:
+    from urllib.parse import urlsplit
+
+    return urlsplit(url).netloc or url
+
+
+def _reason(err: Exception) -> str:
+    text = str(err.__context__ or err) if not str(err) else str(err)
+    return text if len(text) <= 200 else text[:197] + "..."
+
+
+_clients: dict[Config, HttpClient] = {}
+_clients_lock = threading.Lock()
+
+
+def client_for(config: Config) -> HttpClient:
+    """The shared client of a configuration (one connection pool per process and config)."""
+    with _clients_lock:
+        client = _clients.get(config)
+        if client is None:
+            client = _clients[config] = HttpClient(config)
+        return client

@@ -1,0 +1,267 @@
+"""The MCP layer: lifecycle and methods of both protocol eras over a tool registry.
+
+Legacy revisions (2024-11-05 .. 2025-11-25) negotiate once per connection with `initialize`;
+the stateless revision 2026-07-28 names its version in every request's `_meta`. Both are served
+by the same object, chosen per request. Knows nothing of stdio, HTTP or DuckDuckGo.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from websearch_mcp import __version__, log, revisions
+from websearch_mcp.errors import BackendServerError, ToolError
+from websearch_mcp.jsonrpc import InvalidParams, JsonRpcError, MethodNotFound, Request, ServerError
+from websearch_mcp.tools.registry import Registry, Tool, ToolContext, ToolResult
+from websearch_mcp.tools.validation import validate_arguments
+
+SERVER_INFO = {
+    "name": "websearch-mcp",
+    "title": "Web Search",
+    "version": __version__,
+    "description": "Web search, instant answers and clean page content for language models.",
+}
+INSTRUCTIONS = (
+    "Use web_search to find pages on the web (titles, URLs and snippets), and instant_answer "
+    "for a quick fact or definition. Tool errors say what went wrong and what to try next."
+)
+UNSUPPORTED_VERSION = -32022
+DISCOVER_TTL_MS = 3_600_000
+LIST_TTL_MS = 300_000
+
+
+@dataclass
+class Session:
+    """What a legacy-era connection negotiated; the stateless era keeps nothing here."""
+
+    protocol_version: str | None = None
+    client_info: dict[str, Any] = field(default_factory=dict)
+    client_capabilities: dict[str, Any] = field(default_factory=dict)
+    initialized: bool = False
+
+    @property
+    def revision(self) -> str:
+        """The revision replies are shaped for (the newest legacy one before `initialize`)."""
+        return self.protocol_version or revisions.LATEST_LEGACY
+
+
+def _meta_of(params: Any) -> dict[str, Any] | None:
+    meta = params.get("_meta") if isinstance(params, dict) else None
+    return meta if isinstance(meta, dict) else None
+
+
+def is_modern(request: Request) -> bool:
+    """Whether a request is of the stateless era (it names its version in `_meta`)."""
+    if request.method == "server/discover":
+        return True
+    meta = _meta_of(request.params)
+    return meta is not None and any(key in meta for key in revisions.MODERN_META_KEYS)
+
+
+def _encode_cursor(offset: int) -> str:
+    return base64.urlsafe_b64encode(f"tools:{offset}".encode()).decode().rstrip("=")
+
+
+def _decode_cursor(cursor: Any) -> int:
+    if cursor is None or cursor == "":
+        return 0
+    if not isinstance(cursor, str):
+        raise InvalidParams("Invalid params: cursor must be a string")
+    try:
+        text = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)).decode()
+        prefix, _, number = text.partition(":")
+        offset = int(number)
+    except (binascii.Error, UnicodeDecodeError, ValueError):
+        raise InvalidParams(f"Invalid cursor: {cursor}") from None
+    if prefix != "tools" or offset < 0 or not number.isdigit():
+        raise InvalidParams(f"Invalid cursor: {cursor}")
+    return offset
+
+
+MethodHandler = Callable[[dict[str, Any], str, ToolContext], dict[str, Any]]
+
+
+class McpServer:
+    """Answers MCP requests of either era; one instance serves every connection."""
+
+    def __init__(self, registry: Registry, page_size: int = 50,
+                 instructions: str = INSTRUCTIONS) -> None:
+        self.registry = registry
+        self.page_size = page_size
+        self.instructions = instructions
+        self._shared: dict[str, MethodHandler] = {
+            "tools/list": self._tools_list,
+            "tools/call": self._tools_call,
+        }
+
+    # -- entry points -------------------------------------------------------------------------
+
+    def handle(self, request: Request, session: Session, context: ToolContext) -> dict[str, Any]:
+        """The result of one request; raises JsonRpcError for protocol errors."""
+        if is_modern(request):
+            return self._handle_modern(request, context)
+        return self._handle_legacy(request, session, context)
+
+    def handle_notification(self, request: Request, session: Session) -> None:
+        """Take note of a notification; never answered."""
+        if request.method == "notifications/initialized" and session.protocol_version:
+            session.initialized = True
+
+    @staticmethod
+    def cancelled_request_id(request: Request) -> Any:
+        """The id a `notifications/cancelled` names, or None for any other or malformed one."""
+        if request.method != "notifications/cancelled":
+            return None
+        return request.params_dict.get("requestId")
+
+    @staticmethod
+    def is_slow(request: Request) -> bool:
+        """Whether a request may take long enough to need a worker thread."""
+        return request.method == "tools/call"
+
+    @staticmethod
+    def batches_allowed(session: Session) -> bool:
+        """Whether this connection may send JSON-RPC batches."""
+        return revisions.allows_batches(session.protocol_version)
+
+    @staticmethod
+    def may_be_batched(message: Any) -> bool:
+        """Whether a message may appear inside a batch (`initialize` must not)."""
+        return not (isinstance(message, dict) and message.get("method") == "initialize")
+
+    # -- legacy era ---------------------------------------------------------------------------
+
+    def _handle_legacy(self, request: Request, session: Session,
+                       context: ToolContext) -> dict[str, Any]:
+        if request.method == "initialize":
+            return self._initialize(request.params_dict, session)
+        if request.method == "ping":
+            return {}
+        handler = self._shared.get(request.method)
+        if handler is None:
+            raise MethodNotFound(f"Method not found: {request.method}")
+        return handler(request.params_dict, session.revision, context)
+
+    def _initialize(self, params: dict[str, Any], session: Session) -> dict[str, Any]:
+        revision = revisions.negotiate(params.get("protocolVersion"))
+        session.protocol_version = revision
+        session.initialized = False
+        if isinstance(params.get("clientInfo"), dict):
+            session.client_info = params["clientInfo"]
+        if isinstance(params.get("capabilities"), dict):
+            session.client_capabilities = params["capabilities"]
+        log.info(f"initialize: client {session.client_info.get('name', '?')} "
+                 f"asked {params.get('protocolVersion')!r}, answering {revision}")
+        return {
+            "protocolVersion": revision,
+            "capabilities": {"tools": {"listChanged": False}},
+            "serverInfo": revisions.shape_implementation(SERVER_INFO, revision),
+            "instructions": self.instructions,
+        }
+
+    # -- stateless era ------------------------------------------------------------------------
+
+    def _handle_modern(self, request: Request, context: ToolContext) -> dict[str, Any]:
+        self._check_modern_meta(_meta_of(request.params))
+        if request.method == "server/discover":
+            result = self._discover()
+        else:
+            handler = self._shared.get(request.method)
+            if handler is None:
+                raise MethodNotFound(f"Method not found: {request.method}")
+            result = handler(request.params_dict, revisions.MODERN, context)
+        result["resultType"] = "complete"
+        meta = result.setdefault("_meta", {})
+        meta[revisions.META_SERVER_INFO] = revisions.shape_implementation(SERVER_INFO, revisions.MODERN)
+        return result
+
+    @staticmethod
+    def _check_modern_meta(meta: dict[str, Any] | None) -> None:
+        if meta is None:
+            raise InvalidParams(f"Invalid params: params._meta is required "
+                                f"(with {revisions.META_VERSION} and {revisions.META_CAPABILITIES})")
+        for key in revisions.MODERN_META_KEYS:
+            if key not in meta:
+                raise InvalidParams(f"Invalid params: missing required _meta key {key}")
+        version = meta[revisions.META_VERSION]
+        if not isinstance(version, str):
+            raise InvalidParams(f"Invalid params: _meta {revisions.META_VERSION} must be a string")
+        if not isinstance(meta[revisions.META_CAPABILITIES], dict):
+            raise InvalidParams(f"Invalid params: _meta {revisions.META_CAPABILITIES} must be an object")
+        if version != revisions.MODERN:
+            raise JsonRpcError("Unsupported protocol version", code=UNSUPPORTED_VERSION,
+                               data={"supported": list(revisions.ALL), "requested": version})
+
+    def _discover(self) -> dict[str, Any]:
+        return {
+            "supportedVersions": [revisions.MODERN],
+            "capabilities": {"tools": {"listChanged": False}},
+            "instructions": self.instructions,
+            "ttlMs": DISCOVER_TTL_MS,
+            "cacheScope": "public",
+        }
+
+    # -- tools (both eras) --------------------------------------------------------------------
+
+    def _tools_list(self, params: dict[str, Any], revision: str,
+                    context: ToolContext) -> dict[str, Any]:
+        tools = list(self.registry)
+        offset = _decode_cursor(params.get("cursor"))
+        if offset > len(tools):
+            raise InvalidParams(f"Invalid cursor: {params.get('cursor')}")
+        page = tools[offset:offset + self.page_size]
+        result: dict[str, Any] = {"tools": [revisions.shape_tool(t.describe(), revision) for t in page]}
+        if offset + self.page_size < len(tools):
+            result["nextCursor"] = _encode_cursor(offset + self.page_size)
+        if revision == revisions.MODERN:
+            result["ttlMs"] = LIST_TTL_MS
+            result["cacheScope"] = "public"
+        return result
+
+    def _tools_call(self, params: dict[str, Any], revision: str,
+                    context: ToolContext) -> dict[str, Any]:
+        name = params.get("name")
+        if not isinstance(name, str):
+            raise InvalidParams("Invalid params: tools/call needs a string 'name'")
+        arguments = params.get("arguments")
+        if arguments is None:
+            arguments = {}
+        if not isinstance(arguments, dict):
+            raise InvalidParams("Invalid params: 'arguments' must be an object")
+        tool = self.registry.get(name)
+        if tool is None:
+            raise InvalidParams(f"Tool not found: {name}")
+        meta = _meta_of(params)
+        if meta is not None and "progressToken" in meta:
+            context.progress_token = meta["progressToken"]
+        return self._render(tool, self._run_tool(tool, arguments, context), revision)
+
+    @staticmethod
+    def _run_tool(tool: Tool, arguments: dict[str, Any], context: ToolContext) -> ToolResult:
+        started = time.monotonic()
+        try:
+            checked = validate_arguments(arguments, tool.input_schema)
+            result = tool.handler(checked, context)
+        except ToolError as err:
+            result = ToolResult(text=err.message, structured=err.structured, is_error=True)
+        except BackendServerError as err:
+            raise ServerError(err.message, data=err.data) from err
+        log.debug(f"tool {tool.name} finished in {(time.monotonic() - started) * 1000:.0f} ms"
+                  f"{' with an error' if result.is_error else ''}")
+        return result
+
+    @staticmethod
+    def _render(tool: Tool, result: ToolResult, revision: str) -> dict[str, Any]:
+        if result.raw is not None:
+            return result.raw
+        rendered: dict[str, Any] = {"content": [{"type": "text", "text": result.text}]}
+        if (result.structured is not None and tool.output_schema is not None
+                and revisions.has_structured_content(revision) and not result.is_error):
+            rendered["structuredContent"] = result.structured
+        if result.is_error:
+            rendered["isError"] = True
+        return rendered

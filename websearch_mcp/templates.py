@@ -1,0 +1,42 @@
+"""Every text the tools show, as named `str.format` templates (the seed formats are exact)."""
+
+# web_search (seed 000)
+WEB_SEARCH_HEADER = '## Web Search Results for "{query}"\n\n'
+WEB_SEARCH_RESULT = "### {position}. {title}\n**URL:** {url}\n{snippet}\n\n---\n\n"
+WEB_SEARCH_RESULT_NO_SNIPPET = "### {position}. {title}\n**URL:** {url}\n\n---\n\n"
+WEB_SEARCH_FOOTER = "_Source: {source} ({count} results)_"
+WEB_SEARCH_EMPTY = '## Web Search Results for "{query}"\n\nNo results found.\n\n_Source: {source}_'
+
+# instant_answer (seed 000, with the Answer, Definition and Infobox sections added)
+INSTANT_HEADER = '## Instant Answer for "{query}"\n\n'
+INSTANT_ANSWER = "### Answer\n{answer}\n\n"
+INSTANT_ABSTRACT = "### Abstract\n{text}\n\n"
+INSTANT_DEFINITION = "### Definition\n{text}\n\n"
+INSTANT_SOURCE_LINE = "**Source:** {source}\n"
+INSTANT_URL_LINE = "**URL:** {url}\n"
+INSTANT_INFOBOX_HEADER = "### Infobox\n"
+INSTANT_INFOBOX_ITEM = "- **{label}:** {value}\n"
+INSTANT_RELATED_HEADER = "### Related Topics\n"
+INSTANT_RELATED_ITEM = "- **{name}** - {text}\n"
+INSTANT_RELATED_ITEM_UNNAMED = "- {text}\n"
+INSTANT_RELATED_MORE = "- _... and {more} more_\n"
+INSTANT_FOOTER = "_Source: DuckDuckGo Instant Answer API_"
+INSTANT_EMPTY = ('## Instant Answer for "{query}"\n\nNo instant answer available for this query.\n\n'
+                 "_Source: DuckDuckGo Instant Answer API_")
+
+# errors a model can act on
+DDG_BLOCKED = (
+    "DuckDuckGo is rate-limiting this client or asking for a CAPTCHA, so the search could not be "
+    "made. This is not an empty result. ({details}) What to do: wait a few minutes before "
+    "searching again and search less often; if it persists, try from another network or set "
+    "WEBSEARCH_USER_AGENT to a current browser's User-Agent."
+)
+DDG_UNAVAILABLE = (
+    "DuckDuckGo is unreachable or failing, so the search could not be made ({details}). "
+    "Check the network connection (and HTTPS_PROXY if a proxy is needed) and try again."
+)
+DDG_UNRECOGNISED = (
+    "DuckDuckGo answered with a page this server does not recognise as results ({details}). "
+    "It may be a block page or a changed layout; try again later."
+)
+INSTANT_UNAVAILABLE = "The DuckDuckGo Instant Answer API could not be used: {details}"

@@ -1,0 +1,16 @@
+"""The tool registry and the built-in tools."""
+
+from __future__ import annotations
+
+from websearch_mcp.config import Config
+from websearch_mcp.tools.registry import Registry
+
+
+def build_registry(config: Config) -> Registry:
+    """The registry of every tool this configuration offers, in a stable order."""
+    from websearch_mcp.tools import instant_answer, web_search
+
+    registry = Registry()
+    registry.register(web_search.make_tool(config))
+    registry.register(instant_answer.make_tool(config))
+    return registry

@@ -1,0 +1,153 @@
+"""Checks tool arguments against the tool's input schema (the subset of JSON Schema tools use).
+
+Covers type, required, enum, minimum, maximum, exclusiveMinimum/Maximum, minLength, maxLength,
+pattern, items, minItems, maxItems and unknown properties; fills in defaults.
+"""
+
+from __future__ import annotations
+
+import copy
+import re
+from functools import lru_cache
+from typing import Any
+
+from websearch_mcp.errors import InvalidArguments
+
+_TYPE_NAMES = {
+    "string": "a string", "integer": "an integer", "number": "a number",
+    "boolean": "a boolean", "array": "an array", "object": "an object", "null": "null",
+}
+
+
+def _json_type(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int):
+        return "integer"
+    if isinstance(value, float):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, list):
+        return "array"
+    if isinstance(value, dict):
+        return "object"
+    return type(value).__name__
+
+
+def _matches_type(value: Any, expected: str) -> bool:
+    actual = _json_type(value)
+    if expected == "number":
+        return actual in ("integer", "number")
+    if expected == "integer" and actual == "number":
+        return float(value).is_integer()
+    return actual == expected
+
+
+@lru_cache(maxsize=64)
+def _compiled(pattern: str) -> re.Pattern[str]:
+    return re.compile(pattern)
+
+
+def _show(value: Any) -> str:
+    text = repr(value) if not isinstance(value, str) else '"' + value + '"'
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _fail(path: str, rule: str, detail: str) -> InvalidArguments:
+    return InvalidArguments(f"Invalid argument '{path}': {detail} ({rule})")
+
+
+def _check_type(value: Any, schema: dict[str, Any], path: str) -> Any:
+    expected = schema.get("type")
+    if expected is None:
+        return value
+    options = expected if isinstance(expected, list) else [expected]
+    for option in options:
+        if _matches_type(value, option):
+            if option == "integer" and isinstance(value, float):
+                return int(value)
+            return value
+    wanted = " or ".join(_TYPE_NAMES.get(o, o) for o in options)
+    raise _fail(path, "type", f"must be {wanted}, got {_TYPE_NAMES.get(_json_type(value), 'a value')}")
+
+
+def _check_bounds(value: Any, schema: dict[str, Any], path: str) -> None:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return
+    if "minimum" in schema and value < schema["minimum"]:
+        raise _fail(path, "minimum", f"must be at least {schema['minimum']}, got {value}")
+    if "maximum" in schema and value > schema["maximum"]:
+        raise _fail(path, "maximum", f"must be at most {schema['maximum']}, got {value}")
+    if "exclusiveMinimum" in schema and value <= schema["exclusiveMinimum"]:
+        raise _fail(path, "exclusiveMinimum", f"must be greater than {schema['exclusiveMinimum']}")
+    if "exclusiveMaximum" in schema and value >= schema["exclusiveMaximum"]:
+        raise _fail(path, "exclusiveMaximum", f"must be less than {schema['exclusiveMaximum']}")
+
+
+def _check_string(value: Any, schema: dict[str, Any], path: str) -> None:
+    if not isinstance(value, str):
+        return
+    if "minLength" in schema and len(value) < schema["minLength"]:
+        raise _fail(path, "minLength", f"must be at least {schema['minLength']} characters long")
+    if "maxLength" in schema and len(value) > schema["maxLength"]:
+        raise _fail(path, "maxLength",
+                    f"must be at most {schema['maxLength']} characters long, got {len(value)}")
+    if "pattern" in schema and not _compiled(schema["pattern"]).search(value):
+        raise _fail(path, "pattern", f"must match {schema['pattern']}, got {_show(value)}")
+
+
+def _check_array(value: Any, schema: dict[str, Any], path: str) -> Any:
+    if not isinstance(value, list):
+        return value
+    if "minItems" in schema and len(value) < schema["minItems"]:
+        raise _fail(path, "minItems", f"must have at least {schema['minItems']} items")
+    if "maxItems" in schema and len(value) > schema["maxItems"]:
+        raise _fail(path, "maxItems", f"must have at most {schema['maxItems']} items, got {len(value)}")
+    items = schema.get("items")
+    if isinstance(items, dict):
+        return [_check_value(item, items, f"{path}[{i}]") for i, item in enumerate(value)]
+    return value
+
+
+def _check_value(value: Any, schema: dict[str, Any], path: str) -> Any:
+    value = _check_type(value, schema, path)
+    if "enum" in schema and value not in schema["enum"]:
+        allowed = ", ".join(_show(v) for v in schema["enum"])
+        raise _fail(path, "enum", f"must be one of {allowed}, got {_show(value)}")
+    if "const" in schema and value != schema["const"]:
+        raise _fail(path, "const", f"must be {_show(schema['const'])}")
+    _check_bounds(value, schema, path)
+    _check_string(value, schema, path)
+    value = _check_array(value, schema, path)
+    if isinstance(value, dict) and schema.get("type") == "object":
+        value = _check_object(value, schema, path + ".")
+    return value
+
+
+def _check_object(arguments: dict[str, Any], schema: dict[str, Any], prefix: str) -> dict[str, Any]:
+    properties: dict[str, Any] = schema.get("properties", {})
+    for name in schema.get("required", []):
+        if name not in arguments:
+            raise _fail(prefix + name, "required", "is required")
+    if schema.get("additionalProperties") is False:
+        unknown = sorted(set(arguments) - set(properties))
+        if unknown:
+            known = ", ".join(properties) or "none"
+            raise _fail(prefix + unknown[0], "additionalProperties",
+                        f"is not a known parameter (known: {known})")
+    checked: dict[str, Any] = {}
+    for name, value in arguments.items():
+        sub = properties.get(name)
+        checked[name] = _check_value(value, sub, prefix + name) if isinstance(sub, dict) else value
+    for name, sub in properties.items():
+        if name not in checked and isinstance(sub, dict) and "default" in sub:
+            checked[name] = copy.deepcopy(sub["default"])
+    return checked
+
+
+def validate_arguments(arguments: dict[str, Any], schema: dict[str, Any]) -> dict[str, Any]:
+    """Return the arguments with defaults applied; raise InvalidArguments naming parameter and rule."""
+    return _check_object(arguments, schema, "")
