@@ -11,10 +11,10 @@ import socket
 import struct
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from typing import Callable, Union
 from urllib.parse import parse_qs, urlsplit
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
@@ -77,7 +77,7 @@ class Seen:
 
 
 Responder = Callable[[Seen], Reply]
-RouteTarget = Union[list[Reply], Responder]
+RouteTarget = list[Reply] | Responder
 
 
 class FakeUpstream:

@@ -5,8 +5,13 @@ from __future__ import annotations
 import pytest
 
 from tests.fake_upstream import FIXTURES
-from websearch_mcp.backends.duckduckgo_pages import (block_reason, is_ad_url, parse_html_page,
-                                                     parse_lite_page, unwrap_url)
+from websearch_mcp.backends.duckduckgo_pages import (
+    block_reason,
+    is_ad_url,
+    parse_html_page,
+    parse_lite_page,
+    unwrap_url,
+)
 
 
 def read(name: str) -> bytes:

@@ -16,7 +16,7 @@ from websearch_mcp.config import Config
     (jsonrpc.InvalidParams, -32602), (jsonrpc.InternalError, -32603), (jsonrpc.ServerError, -32000),
 ])
 def test_error_classes_carry_their_codes(cls, code):
-    assert cls.CODE == code
+    assert code == cls.CODE
     assert cls().to_dict()["code"] == code
 
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 import os
 import signal
 import sys
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from websearch_mcp import __version__, log
 from websearch_mcp.config import Config, ConfigError, load_config

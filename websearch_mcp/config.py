@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from typing import Mapping
+from typing import Any
 
 DEFAULT_USER_AGENT = (
     "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 "
@@ -35,7 +36,7 @@ class Config:
     retry_after_cap: float = 10.0
     max_pages: int = 10
 
-    def with_overrides(self, **changes: object) -> Config:
+    def with_overrides(self, **changes: Any) -> Config:
         """Return a copy with the given fields replaced (None values are ignored)."""
         return replace(self, **{k: v for k, v in changes.items() if v is not None})
 

@@ -9,17 +9,24 @@ transport failures to the project's own exceptions.
 from __future__ import annotations
 
 import email.utils
+import re
 import threading
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any
 
 import requests
 
 from websearch_mcp import log
 from websearch_mcp.config import Config
-from websearch_mcp.errors import (ResponseTooLarge, UpstreamConnectionError, UpstreamError,
-                                  UpstreamHTTPError, UpstreamTimeout)
+from websearch_mcp.errors import (
+    ResponseTooLarge,
+    UpstreamConnectionError,
+    UpstreamError,
+    UpstreamHTTPError,
+    UpstreamTimeout,
+)
 
 _CHUNK = 64 * 1024
 _RETRY_AFTER_STATUSES = (429, 503)
@@ -176,9 +183,21 @@ def _host(url: str) -> str:
     return urlsplit(url).netloc or url
 
 
+_ERRNO = re.compile(r"\[Errno -?\d+\] ([^'\")\]]+)")
+_KNOWN = ("Connection aborted", "Connection refused", "Connection reset", "RemoteDisconnected",
+          "IncompleteRead", "Read timed out", "timed out", "certificate verify failed")
+
+
 def _reason(err: Exception) -> str:
-    text = str(err.__context__ or err) if not str(err) else str(err)
-    return text if len(text) <= 200 else text[:197] + "..."
+    """A short cause for a transport error (requests nests the real one several levels deep)."""
+    text = str(err)
+    found = _ERRNO.search(text)
+    if found:
+        return found.group(1).strip()
+    for known in _KNOWN:
+        if known in text:
+            return known
+    return text if len(text) <= 160 else text[:157] + "..."
 
 
 _clients: dict[Config, HttpClient] = {}

@@ -10,8 +10,9 @@ from __future__ import annotations
 import base64
 import binascii
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 from websearch_mcp import __version__, log, revisions
 from websearch_mcp.errors import BackendServerError, ToolError

@@ -8,7 +8,8 @@ once the last response is written.
 from __future__ import annotations
 
 import threading
-from typing import Any, BinaryIO, Iterator
+from collections.abc import Iterator
+from typing import Any, BinaryIO
 
 from websearch_mcp import jsonrpc, log
 from websearch_mcp.config import Config

@@ -7,13 +7,18 @@ next-page form with its hidden fields echoed back.
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
 from urllib.parse import urlsplit
 
 from websearch_mcp import log
-from websearch_mcp.backends.duckduckgo_pages import (RawResult, ResultsPage, block_reason,
-                                                     parse_html_page, parse_lite_page)
+from websearch_mcp.backends.duckduckgo_pages import (
+    RawResult,
+    ResultsPage,
+    block_reason,
+    parse_html_page,
+    parse_lite_page,
+)
 from websearch_mcp.config import Config
 from websearch_mcp.errors import BlockedError, UnexpectedPage, UpstreamError
 from websearch_mcp.http_client import HttpClient, client_for
@@ -87,7 +92,7 @@ class DuckDuckGo:
 
     @staticmethod
     def _combined_error(failures: list[UpstreamError]) -> UpstreamError:
-        details = "; ".join(f"{name}: {err.message}" for name, err in zip(("html", "lite"), failures))
+        details = "; ".join(f"{name}: {err.message}" for name, err in zip(("html", "lite"), failures, strict=False))
         blocked = [e for e in failures if isinstance(e, BlockedError)]
         if blocked:
             retry = max((e.retry_after or 0 for e in blocked), default=0) or None

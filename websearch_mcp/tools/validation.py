@@ -70,7 +70,7 @@ def _check_type(value: Any, schema: dict[str, Any], path: str) -> Any:
             if option == "integer" and isinstance(value, float):
                 return int(value)
             return value
-    wanted = " or ".join(_TYPE_NAMES.get(o, o) for o in options)
+    wanted = " or ".join(_TYPE_NAMES.get(str(o), str(o)) for o in options)
     raise _fail(path, "type", f"must be {wanted}, got {_TYPE_NAMES.get(_json_type(value), 'a value')}")
 
 
