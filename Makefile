@@ -2,20 +2,27 @@
 PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
+DEPS := $(VENV)/.deps
 STAMP := $(VENV)/.installed
+SOURCES := $(shell find websearch_mcp -name '*.py')
 
 .PHONY: help install test lint bench run clean
 
 help:  ## list the targets
 	@grep -E '^[a-z]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
 
-$(STAMP): setup.cfg pyproject.toml
+$(DEPS): setup.cfg pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[test]'
+	$(BIN)/pip install --quiet '.[test]'
+	touch $(DEPS)
+
+# A regular (not editable) install, as users get it; reinstalled whenever a source file changes.
+$(STAMP): $(DEPS) $(SOURCES)
+	$(BIN)/pip install --quiet --no-deps --force-reinstall .
 	touch $(STAMP)
 
-install: $(STAMP)  ## create .venv and install the package with its test tools
+install: $(STAMP)  ## create .venv and install the package (as users get it) with its test tools
 
 test: $(STAMP)  ## run the whole test suite (unit, protocol, end-to-end, shell tests)
 	$(BIN)/python -m pytest -q

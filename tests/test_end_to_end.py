@@ -130,7 +130,8 @@ def test_protocol_path_does_not_import_the_http_stack():
         "sys.stdin = io.TextIOWrapper(io.BytesIO(b'" + json.dumps(initialize()).replace("'", "\\'") + "\\n'"
         " + b'{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/list\"}\\n'))\n"
         "run_stdio(load_config())\n"
-        "heavy = [m for m in ('requests', 'lxml', 'bs4', 'urllib3', 'concurrent.futures', 'logging') "
+        "heavy = [m for m in ('requests', 'lxml', 'bs4', 'urllib3', 'concurrent.futures', 'logging', 'json', 're', "
+        "'threading', 'dataclasses', 'typing', 'argparse') "
         "if m in sys.modules]\n"
         "print('HEAVY', heavy, file=sys.stderr)\n"
     )

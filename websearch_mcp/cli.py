@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-import os
-import signal
 import sys
-from collections.abc import Sequence
-from typing import Any
 
 from websearch_mcp import __version__, log
 from websearch_mcp.config import Config, ConfigError, load_config
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+    from typing import Any
 
 USAGE_EPILOG = """\
 examples:
@@ -70,10 +71,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     return run_stdio(config)
 
 
-def _exit_on_sigterm(signum: int, frame: Any) -> None:
-    os._exit(0)  # prompt: in-flight upstream calls are abandoned, as the client asked
-
-
 def run_stdio(config: Config) -> int:
     """Serve MCP on this process's stdin and stdout until stdin closes."""
     from websearch_mcp.mcp import McpServer
@@ -81,7 +78,8 @@ def run_stdio(config: Config) -> int:
     from websearch_mcp.tools import build_registry
 
     log.set_level(config.log_level)
-    signal.signal(signal.SIGTERM, _exit_on_sigterm)
+    # SIGTERM keeps its default action (exit at once): nothing here needs cleaning up, and
+    # importing `signal` would cost start-up time.
     protocol_out = sys.stdout.buffer
     sys.stdout = sys.stderr  # a stray print() from anywhere must not corrupt the protocol stream
     server = McpServer(build_registry(config), page_size=config.tools_page_size)

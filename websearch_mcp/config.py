@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
-from dataclasses import dataclass, replace
-from typing import Any
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # typing and dataclasses cost start-up time; clients spawn this server often
+    from collections.abc import Mapping
+    from typing import Any
 
 DEFAULT_USER_AGENT = (
     "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 "
@@ -17,9 +19,8 @@ class ConfigError(ValueError):
     """A setting has a value the server cannot use."""
 
 
-@dataclass(frozen=True)
 class Config:
-    """Everything the server can be told from outside, with its defaults."""
+    """Everything the server can be told from outside, with its defaults; treat it as immutable."""
 
     ddg_html_url: str = "https://html.duckduckgo.com/html/"
     ddg_lite_url: str = "https://lite.duckduckgo.com/lite/"
@@ -36,9 +37,34 @@ class Config:
     retry_after_cap: float = 10.0
     max_pages: int = 10
 
+    def __init__(self, **values: Any) -> None:
+        for name, value in values.items():
+            if name not in _FIELDS:
+                raise TypeError(f"Config has no setting {name!r}")
+            object.__setattr__(self, name, value)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("Config is immutable; use with_overrides()")
+
+    def as_dict(self) -> dict[str, Any]:
+        """Every setting by name."""
+        return {name: getattr(self, name) for name in _FIELDS}
+
     def with_overrides(self, **changes: Any) -> Config:
         """Return a copy with the given fields replaced (None values are ignored)."""
-        return replace(self, **{k: v for k, v in changes.items() if v is not None})
+        return Config(**{**self.as_dict(), **{k: v for k, v in changes.items() if v is not None}})
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Config) and self.as_dict() == other.as_dict()
+
+    def __hash__(self) -> int:
+        return hash(tuple(self.as_dict().items()))
+
+    def __repr__(self) -> str:
+        return f"Config({', '.join(f'{k}={v!r}' for k, v in self.as_dict().items())})"
+
+
+_FIELDS = tuple(Config.__annotations__)
 
 
 _ENV_FIELDS: dict[str, tuple[str, type]] = {

@@ -5,13 +5,14 @@ Knows nothing of MCP: it turns bytes into `Request` objects and results or error
 
 from __future__ import annotations
 
-import json
-import re
-from dataclasses import dataclass
-from typing import Any
+from websearch_mcp import wire
 
-JSON = Any
-RequestId = Any  # str or int; never None for a request
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+    JSON = Any
+    RequestId = Any  # str or int; never None for a request
 
 
 class JsonRpcError(Exception):
@@ -66,14 +67,16 @@ class ServerError(JsonRpcError):
     MESSAGE = "Server error"
 
 
-@dataclass
 class Request:
     """A request (with an id) or a notification (without one)."""
 
-    method: str
-    params: JSON
-    id: RequestId = None
-    is_notification: bool = False
+    __slots__ = ("id", "is_notification", "method", "params")
+
+    def __init__(self, method: str, params: JSON, id: RequestId = None, is_notification: bool = False) -> None:
+        self.method = method
+        self.params = params
+        self.id = id
+        self.is_notification = is_notification
 
     @property
     def params_dict(self) -> dict[str, JSON]:
@@ -97,8 +100,8 @@ def decode(line: bytes) -> JSON:
     except UnicodeDecodeError as err:
         raise ParseError(f"Parse error: input is not valid UTF-8 ({err.reason})") from err
     try:
-        return json.loads(text)
-    except (ValueError, RecursionError) as err:
+        return wire.loads(text)
+    except wire.DecodeError as err:
         raise ParseError(f"Parse error: {err}") from err
 
 
@@ -156,27 +159,29 @@ def notification(method: str, params: JSON = None) -> dict[str, JSON]:
 
 def encode(message: JSON) -> bytes:
     """Compact UTF-8 JSON followed by a newline; never contains another line break."""
-    text = json.dumps(message, ensure_ascii=False, separators=(",", ":"))
+    text = wire.dumps(message)
     if "\u2028" in text or "\u2029" in text:
         text = text.replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
     try:
         return text.encode("utf-8") + b"\n"
     except UnicodeEncodeError:  # lone surrogates from the input: escape them instead
-        return json.dumps(message, separators=(",", ":")).encode("ascii") + b"\n"
+        return wire.dumps(message, ensure_ascii=True).encode("ascii") + b"\n"
 
 
-_LEADING_ID = re.compile(
+_LEADING_ID = (
     rb'^\s*\{\s*(?:"jsonrpc"\s*:\s*"2\.0"\s*,\s*)?"id"\s*:\s*(-?\d{1,18}|"(?:[^"\\]|\\.){0,200}")\s*[,}]'
 )
 
 
 def sniff_id(prefix: bytes) -> RequestId:
     """The request id of a message that could not be read whole, if it leads the object."""
-    match = _LEADING_ID.match(prefix)
+    import re  # only oversized lines come here
+
+    match = re.match(_LEADING_ID, prefix)
     if not match:
         return None
     try:
-        value = json.loads(match.group(1))
-    except ValueError:
+        value = wire.loads(match.group(1).decode("utf-8"))
+    except (wire.DecodeError, UnicodeDecodeError):
         return None
     return value if valid_id(value) else None

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
+import _thread
 import sys
-import threading
 
 _LEVELS = {"debug": 10, "info": 20, "warning": 30, "error": 40}
 _threshold = _LEVELS["warning"]
-_lock = threading.Lock()
+_lock = _thread.allocate_lock()  # threading itself costs start-up time
 
 
 def set_level(name: str) -> None:

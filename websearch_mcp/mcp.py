@@ -7,18 +7,23 @@ by the same object, chosen per request. Knows nothing of stdio, HTTP or DuckDuck
 
 from __future__ import annotations
 
-import base64
-import binascii
 import time
-from collections.abc import Callable
-from dataclasses import dataclass, field
-from typing import Any
 
 from websearch_mcp import __version__, log, revisions
 from websearch_mcp.errors import BackendServerError, ToolError
-from websearch_mcp.jsonrpc import InvalidParams, JsonRpcError, MethodNotFound, Request, ServerError
-from websearch_mcp.tools.registry import Registry, Tool, ToolContext, ToolResult
+from websearch_mcp.jsonrpc import InvalidParams, JsonRpcError, MethodNotFound, ServerError
+from websearch_mcp.tools.registry import ToolResult
 from websearch_mcp.tools.validation import validate_arguments
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # typing costs start-up time; clients spawn this server often
+    from collections.abc import Callable
+    from typing import Any
+
+    from websearch_mcp.jsonrpc import Request
+    from websearch_mcp.tools.registry import Registry, Tool, ToolContext
+
+    MethodHandler = Callable[[dict[str, Any], str, ToolContext], dict[str, Any]]
 
 SERVER_INFO = {
     "name": "websearch-mcp",
@@ -35,14 +40,14 @@ DISCOVER_TTL_MS = 3_600_000
 LIST_TTL_MS = 300_000
 
 
-@dataclass
 class Session:
     """What a legacy-era connection negotiated; the stateless era keeps nothing here."""
 
-    protocol_version: str | None = None
-    client_info: dict[str, Any] = field(default_factory=dict)
-    client_capabilities: dict[str, Any] = field(default_factory=dict)
-    initialized: bool = False
+    def __init__(self, protocol_version: str | None = None) -> None:
+        self.protocol_version = protocol_version
+        self.client_info: dict[str, Any] = {}
+        self.client_capabilities: dict[str, Any] = {}
+        self.initialized = False
 
     @property
     def revision(self) -> str:
@@ -64,6 +69,8 @@ def is_modern(request: Request) -> bool:
 
 
 def _encode_cursor(offset: int) -> str:
+    import base64
+
     return base64.urlsafe_b64encode(f"tools:{offset}".encode()).decode().rstrip("=")
 
 
@@ -72,6 +79,9 @@ def _decode_cursor(cursor: Any) -> int:
         return 0
     if not isinstance(cursor, str):
         raise InvalidParams("Invalid params: cursor must be a string")
+    import base64  # only paging needs it: kept off the start-up path
+    import binascii
+
     try:
         text = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)).decode()
         prefix, _, number = text.partition(":")
@@ -81,9 +91,6 @@ def _decode_cursor(cursor: Any) -> int:
     if prefix != "tools" or offset < 0 or not number.isdigit():
         raise InvalidParams(f"Invalid cursor: {cursor}")
     return offset
-
-
-MethodHandler = Callable[[dict[str, Any], str, ToolContext], dict[str, Any]]
 
 
 class McpServer:

@@ -7,16 +7,22 @@ once the last response is written.
 
 from __future__ import annotations
 
-import threading
-from collections.abc import Iterator
-from typing import Any, BinaryIO
+import _thread
 
 from websearch_mcp import jsonrpc, log
-from websearch_mcp.config import Config
-from websearch_mcp.jsonrpc import InternalError, InvalidRequest, JsonRpcError, MalformedMessage, Request
-from websearch_mcp.mcp import McpServer, Session
+from websearch_mcp.jsonrpc import InternalError, InvalidRequest, JsonRpcError, MalformedMessage
+from websearch_mcp.mcp import Session
 from websearch_mcp.tools.registry import ToolContext
-from websearch_mcp.workers import WorkerPool
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+    from typing import Any, BinaryIO
+
+    from websearch_mcp.config import Config
+    from websearch_mcp.jsonrpc import Request
+    from websearch_mcp.mcp import McpServer
+    from websearch_mcp.workers import WorkerPool
 
 _DISCARD_CHUNK = 1 << 16
 
@@ -59,9 +65,9 @@ class Connection:
         self.session = Session()
         self.closed = False
         self._writer = writer
-        self._write_lock = threading.Lock()
+        self._write_lock = _thread.allocate_lock()  # `threading` is imported only once work needs it
         self._inflight: dict[tuple[str, Any], ToolContext] = {}
-        self._inflight_lock = threading.Lock()
+        self._inflight_lock = _thread.allocate_lock()
         self._pool: WorkerPool | None = None
 
     # -- output ---------------------------------------------------------------------------------
@@ -193,6 +199,8 @@ class Connection:
 
     def _workers(self) -> WorkerPool:
         if self._pool is None:
+            from websearch_mcp.workers import WorkerPool
+
             self._pool = WorkerPool(self.config.workers, name="tools")
         return self._pool
 

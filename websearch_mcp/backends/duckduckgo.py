@@ -6,7 +6,6 @@ next-page form with its hidden fields echoed back.
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from urllib.parse import urlsplit
@@ -76,7 +75,7 @@ class DuckDuckGo:
         self.endpoints = (Endpoint("html", config.ddg_html_url, parse_html_page),
                           Endpoint("lite", config.ddg_lite_url, parse_lite_page))
 
-    def search(self, request: SearchRequest, cancelled: threading.Event | None = None) -> SearchOutcome:
+    def search(self, request: SearchRequest, cancelled: Callable[[], bool] | None = None) -> SearchOutcome:
         """Results for the request; raises BlockedError or UpstreamError when none can be had."""
         failures: list[UpstreamError] = []
         for endpoint in self.endpoints:
@@ -102,14 +101,14 @@ class DuckDuckGo:
         return UpstreamError(DDG_UNAVAILABLE.format(details=details))
 
     def _search_endpoint(self, endpoint: Endpoint, request: SearchRequest,
-                         cancelled: threading.Event | None) -> SearchOutcome:
+                         cancelled: Callable[[], bool] | None) -> SearchOutcome:
         wanted = request.page * request.max_results
         form: dict[str, str] | None = first_form(request)
         results: list[RawResult] = []
         seen: set[str] = set()
         pages = 0
         while form is not None and len(results) < wanted and pages < self.config.max_pages:
-            if cancelled is not None and cancelled.is_set():
+            if cancelled is not None and cancelled():
                 break
             page = self._fetch_page(endpoint, form)
             pages += 1

@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-from functools import partial
-from typing import TYPE_CHECKING, Any
-
 from websearch_mcp import templates
 from websearch_mcp.config import Config
 from websearch_mcp.errors import InvalidArguments, UpstreamError
-from websearch_mcp.tools.registry import Tool, ToolContext, ToolResult
+from websearch_mcp.tools.registry import BoundHandler, Tool, ToolContext, ToolResult
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
+
     from websearch_mcp.backends.instant_answer import InstantAnswer
 
 MAX_RELATED = 10
@@ -128,5 +128,5 @@ def make_tool(config: Config) -> Tool:
         output_schema=OUTPUT_SCHEMA,
         annotations={"readOnlyHint": True, "destructiveHint": False, "idempotentHint": True,
                      "openWorldHint": True},
-        handler=partial(run, config),
+        handler=BoundHandler(run, config),
     )

@@ -1,34 +1,75 @@
-"""Tools as data: name, schemas, annotations and handler in one object, kept in one registry."""
+"""Tools as data: name, schemas, annotations and handler in one object, kept in one registry.
+
+Plain classes rather than dataclasses: this module is on the start-up path.
+"""
 
 from __future__ import annotations
 
-import threading
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
-from typing import Any
+import _thread
 
-JSONObject = dict[str, Any]
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterator
+    from typing import Any
+
+    JSONObject = dict[str, Any]
+    Handler = Callable[[JSONObject, "ToolContext"], "ToolResult"]
 
 
-@dataclass
 class ToolResult:
     """What a handler returns: Markdown text and, optionally, the same data as an object."""
 
-    text: str
-    structured: JSONObject | None = None
-    is_error: bool = False
-    raw: JSONObject | None = None  # a complete CallToolResult to pass through unchanged
+    __slots__ = ("is_error", "raw", "structured", "text")
+
+    def __init__(self, text: str, structured: JSONObject | None = None, is_error: bool = False,
+                 raw: JSONObject | None = None) -> None:
+        self.text = text
+        self.structured = structured
+        self.is_error = is_error
+        self.raw = raw  # a complete CallToolResult to pass through unchanged
 
 
-@dataclass
+class CancelFlag:
+    """Set once a request is cancelled; like threading.Event, without importing threading until waited on."""
+
+    def __init__(self) -> None:
+        self._set = False
+        self._event: Any = None
+        self._lock = _thread.allocate_lock()
+
+    def set(self) -> None:
+        """Mark the request cancelled and wake anyone waiting."""
+        self._set = True
+        event = self._event
+        if event is not None:
+            event.set()
+
+    def is_set(self) -> bool:
+        """Whether the request was cancelled."""
+        return self._set
+
+    def wait(self, timeout: float | None = None) -> bool:
+        """Sleep until cancelled or the timeout passes; True when cancelled."""
+        with self._lock:
+            if self._event is None:
+                import threading
+
+                self._event = threading.Event()
+        if self._set:
+            self._event.set()
+        return bool(self._event.wait(timeout))
+
+
 class ToolContext:
     """What a running tool may know of and do to its request."""
 
-    request_id: Any = None
-    progress_token: Any = None
-    cancelled: threading.Event = field(default_factory=threading.Event)
-    send_notification: Callable[[str, JSONObject], None] | None = None
-    _last_progress: float = -1.0
+    def __init__(self, request_id: Any = None,
+                 send_notification: Callable[[str, JSONObject], None] | None = None) -> None:
+        self.request_id = request_id
+        self.progress_token: Any = None
+        self.cancelled = CancelFlag()
+        self.send_notification = send_notification
+        self._last_progress = float("-inf")
 
     def report_progress(self, progress: float, total: float | None = None,
                         message: str | None = None) -> None:
@@ -46,20 +87,32 @@ class ToolContext:
         self.send_notification("notifications/progress", params)
 
 
-Handler = Callable[[JSONObject, ToolContext], ToolResult]
+class BoundHandler:
+    """A handler `function(config, arguments, context)` with its configuration bound."""
+
+    __slots__ = ("config", "function")
+
+    def __init__(self, function: Callable[[Any, JSONObject, ToolContext], ToolResult], config: Any) -> None:
+        self.function = function
+        self.config = config
+
+    def __call__(self, arguments: JSONObject, context: ToolContext) -> ToolResult:
+        return self.function(self.config, arguments, context)
 
 
-@dataclass
 class Tool:
     """One tool: how it is described to clients and the function that runs it."""
 
-    name: str
-    description: str
-    input_schema: JSONObject
-    handler: Handler
-    title: str | None = None
-    output_schema: JSONObject | None = None
-    annotations: JSONObject | None = None
+    def __init__(self, name: str, description: str, input_schema: JSONObject, handler: Handler,
+                 title: str | None = None, output_schema: JSONObject | None = None,
+                 annotations: JSONObject | None = None) -> None:
+        self.name = name
+        self.description = description
+        self.input_schema = input_schema
+        self.handler = handler
+        self.title = title
+        self.output_schema = output_schema
+        self.annotations = annotations
 
     def describe(self) -> JSONObject:
         """The Tool object of the newest revision; `revisions.shape_tool` trims it per revision."""

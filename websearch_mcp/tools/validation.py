@@ -6,12 +6,12 @@ pattern, items, minItems, maxItems and unknown properties; fills in defaults.
 
 from __future__ import annotations
 
-import copy
-import re
-from functools import lru_cache
-from typing import Any
-
+from websearch_mcp import wire
 from websearch_mcp.errors import InvalidArguments
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 _TYPE_NAMES = {
     "string": "a string", "integer": "an integer", "number": "a number",
@@ -46,9 +46,16 @@ def _matches_type(value: Any, expected: str) -> bool:
     return actual == expected
 
 
-@lru_cache(maxsize=64)
-def _compiled(pattern: str) -> re.Pattern[str]:
-    return re.compile(pattern)
+_patterns: dict[str, Any] = {}
+
+
+def _compiled(pattern: str) -> Any:
+    """The compiled pattern (re is imported on first use: it costs start-up time)."""
+    if pattern not in _patterns:
+        import re
+
+        _patterns[pattern] = re.compile(pattern)
+    return _patterns[pattern]
 
 
 def _show(value: Any) -> str:
@@ -144,8 +151,13 @@ def _check_object(arguments: dict[str, Any], schema: dict[str, Any], prefix: str
         checked[name] = _check_value(value, sub, prefix + name) if isinstance(sub, dict) else value
     for name, sub in properties.items():
         if name not in checked and isinstance(sub, dict) and "default" in sub:
-            checked[name] = copy.deepcopy(sub["default"])
+            checked[name] = _fresh(sub["default"])
     return checked
+
+
+def _fresh(default: Any) -> Any:
+    """A copy of a default that the handler may change without changing the schema."""
+    return wire.loads(wire.dumps(default)) if isinstance(default, (dict, list)) else default
 
 
 def validate_arguments(arguments: dict[str, Any], schema: dict[str, Any]) -> dict[str, Any]:

@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import time
-from functools import partial
-from typing import Any
 
 from websearch_mcp import templates
 from websearch_mcp.config import Config
 from websearch_mcp.errors import InvalidArguments
-from websearch_mcp.tools.registry import Tool, ToolContext, ToolResult
+from websearch_mcp.tools.registry import BoundHandler, Tool, ToolContext, ToolResult
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 SOURCE_NAME = "DuckDuckGo"
 
@@ -131,7 +133,7 @@ def run(config: Config, arguments: dict[str, Any], context: ToolContext) -> Tool
                             region=arguments["region"], safe_search=arguments["safe_search"],
                             time_range=arguments["time_range"], page=arguments["page"])
     started = time.monotonic()
-    outcome = DuckDuckGo(config).search(request, context.cancelled)
+    outcome = DuckDuckGo(config).search(request, context.cancelled.is_set)
     first = (request.page - 1) * request.max_results + 1
     results = []
     for offset, raw in enumerate(outcome.results):
@@ -164,5 +166,5 @@ def make_tool(config: Config) -> Tool:
         output_schema=OUTPUT_SCHEMA,
         annotations={"readOnlyHint": True, "destructiveHint": False, "idempotentHint": True,
                      "openWorldHint": True},
-        handler=partial(run, config),
+        handler=BoundHandler(run, config),
     )
