@@ -26,7 +26,6 @@ install: $(STAMP)  ## create .venv and install the package (as users get it) wit
 
 test: $(STAMP)  ## run the whole test suite (unit, protocol, end-to-end, shell tests)
 	$(BIN)/python -m pytest -q
-	PATH="$(CURDIR)/$(BIN):$$PATH" sh tests/shell/run.sh
 
 lint: $(STAMP)  ## ruff and mypy
 	$(BIN)/ruff check websearch_mcp tests bench
