@@ -103,6 +103,8 @@ def test_progress_notifications_only_with_a_token(gate):
     assert pipes.receive()["id"] == 1
     pipes.send(call("gate", {}, id=2))
     assert pipes.receive()["id"] == 2  # no notification without a token
+    pipes.send(call("gate", {}, id=3, meta={"progressToken": {"not": "valid"}}))
+    assert pipes.receive()["id"] == 3  # nor with a token that is not a string or an integer
     pipes.close_input()
     assert pipes.rest() == []
 

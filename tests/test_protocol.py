@@ -177,6 +177,16 @@ def test_line_without_final_newline_at_eof_is_answered():
     assert reply == {"jsonrpc": "2.0", "id": 9, "result": {}}
 
 
+def test_deeply_nested_input_is_a_parse_error():
+    replies = exchange([b"[" * 200_000 + b"\n", b'{"jsonrpc":"2.0","id":1,"method":"ping"}\n'])
+    assert replies[0]["error"]["code"] == -32700 and replies[1]["id"] == 1
+
+
+def test_lone_surrogates_are_escaped_not_fatal():
+    [reply] = exchange([b'{"jsonrpc":"2.0","id":"\\ud800x","method":"ping"}\n'])
+    assert reply["id"] == "\ud800x" and reply["result"] == {}
+
+
 def test_responses_from_the_client_are_ignored():
     assert exchange([{"jsonrpc": "2.0", "id": 5, "result": {}}]) == []
 

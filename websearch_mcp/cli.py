@@ -83,7 +83,10 @@ def run_stdio(config: Config) -> int:
     protocol_out = sys.stdout.buffer
     sys.stdout = sys.stderr  # a stray print() from anywhere must not corrupt the protocol stream
     server = McpServer(build_registry(config), page_size=config.tools_page_size)
-    status = serve(sys.stdin.buffer, protocol_out, server, config)
+    try:
+        status = serve(sys.stdin.buffer, protocol_out, server, config)
+    except KeyboardInterrupt:  # Ctrl-C in a terminal: no traceback
+        return 130
     try:
         protocol_out.flush()
     except (OSError, ValueError):

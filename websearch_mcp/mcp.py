@@ -244,8 +244,9 @@ class McpServer:
         if tool is None:
             raise InvalidParams(f"Tool not found: {name}")
         meta = _meta_of(params)
-        if meta is not None and "progressToken" in meta:
-            context.progress_token = meta["progressToken"]
+        token = meta.get("progressToken") if meta is not None else None
+        if isinstance(token, str) or (isinstance(token, int) and not isinstance(token, bool)):
+            context.progress_token = token
         return self._render(tool, self._run_tool(tool, arguments, context), revision)
 
     @staticmethod
