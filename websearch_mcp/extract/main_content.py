@@ -1,0 +1,174 @@
+"""Finds the elements that hold a page's main content, by where its paragraphs' text concentrates.
+
+Each paragraph earns points for its length and commas. Two tallies are kept: readability's
+(a paragraph credits its parent fully and its grandparent half, plus what class and id say), which
+picks the best container; and the points of every paragraph under each element, discounted inside
+furniture such as comments and sidebars, which decides how far up from that container the article
+reaches and which of its siblings belong to it.
+"""
+
+from __future__ import annotations
+
+import re
+
+from websearch_mcp.extract.clean import STRONG_NEGATIVE, class_weight
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from lxml.html import HtmlElement
+
+MIN_PARAGRAPH = 40
+CANDIDATES = 15
+CLIMB_GAIN = 2.0
+STOP_AT_MARKED = False
+SIBLING_MIN = 6.0
+SIBLING_SHARE = 0.15
+SIBLING_PROSE = 0.5
+INLINE_TAGS = frozenset({"a", "b", "strong", "i", "em", "span", "font", "u", "small", "big", "sup", "sub",
+                         "mark", "abbr", "cite", "q", "time", "code", "br", "s", "del", "ins"})
+# Paragraph-like elements: the usual tags, and containers that hold text directly or in inline children.
+_PARAGRAPHS = ("//body//p | //body//pre | //body//td | //body//dd | //body//blockquote[not(p)] | "
+               "//body//*[self::div or self::section or self::article or self::font or self::span or self::li]"
+               "[text()[normalize-space()] or span or font or b or strong or em or i or a]"
+               "[not(p) or text()[string-length(normalize-space()) > 100]]")
+_NO_TEXT = frozenset({"html", "body"})
+_PARAGRAPH_TAGS = frozenset({"p", "pre", "td", "dd", "blockquote"})
+
+
+def link_density(element: HtmlElement) -> float:
+    """Share of an element's text that sits inside links."""
+    text = len(element.text_content())
+    if not text:
+        return 0.0
+    linked = sum(len(a.text_content()) for a in element.iter("a"))
+    return min(1.0, linked / text)
+
+
+def _own_text_length(element: HtmlElement) -> int:
+    """Text of a container that sits in it directly or inside inline children (not nested blocks)."""
+    if element.tag in _PARAGRAPH_TAGS:
+        return len(element.text_content().strip())
+    length = len((element.text or "").strip())
+    for child in element:
+        if child.tag in INLINE_TAGS:
+            length += len(child.text_content())
+        length += len((child.tail or "").strip())
+    return length
+
+
+class Scores:
+    """Both tallies for one page."""
+
+    def __init__(self) -> None:
+        self.readability: dict[HtmlElement, float] = {}
+        self.paragraphs: dict[HtmlElement, int] = {}
+        self.subtree: dict[HtmlElement, float] = {}
+        self.prose: dict[HtmlElement, float] = {}  # characters of (discounted) paragraph text below
+        self._factor: dict[HtmlElement, float] = {}
+        self._final: dict[HtmlElement, float] = {}
+
+    def context_factor(self, element: HtmlElement) -> float:
+        """How much a paragraph inside this element still counts (comments: nothing)."""
+        factor = self._factor.get(element)
+        if factor is None:
+            label = f"{element.get('class', '')} {element.get('id', '')}"
+            if len(label) < 3:
+                factor = 1.0
+            elif STRONG_NEGATIVE.search(label):
+                factor = 0.0
+            else:
+                factor = 0.3 if class_weight(element) < 0 else 1.0
+            self._factor[element] = factor
+        return factor
+
+    def weighted(self, element: HtmlElement) -> float:
+        """Readability score plus what class and id say (for containers of paragraphs)."""
+        score = self.readability.get(element, 0.0)
+        if self.paragraphs.get(element, 0) >= 2 or element.get("itemprop") == "articleBody":
+            score += class_weight(element) + (10.0 if element.tag in ("article", "main") else 0.0)
+        return score
+
+    def final(self, element: HtmlElement) -> float:
+        """The weighted score less the share of text in links."""
+        if element not in self._final:
+            self._final[element] = self.weighted(element) * (1.0 - link_density(element))
+        return self._final[element]
+
+
+def score_paragraphs(root: HtmlElement) -> Scores:
+    """Tally every paragraph of the page."""
+    scores = Scores()
+    readability = scores.readability
+    subtree = scores.subtree
+    prose = scores.prose
+    for paragraph in root.xpath(_PARAGRAPHS):
+        length = _own_text_length(paragraph)
+        if length < MIN_PARAGRAPH:
+            continue
+        points = 1.0 + paragraph.text_content().count(",") + min(length / 100.0, 3.0)
+        holds_text = paragraph.tag not in _PARAGRAPH_TAGS
+        parent = paragraph.getparent()
+        credited = [(paragraph, 1.0), (parent, 1.0)] if holds_text else [(parent, 1.0)]
+        last = credited[-1][0]
+        credited.append((last.getparent() if last is not None else None, 0.5))
+        for ancestor, share in credited:
+            if ancestor is None or ancestor.tag in _NO_TEXT:
+                break
+            readability[ancestor] = readability.get(ancestor, 0.0) + points * share
+            scores.paragraphs[ancestor] = scores.paragraphs.get(ancestor, 0) + 1
+        factor = scores.context_factor(paragraph)
+        element = paragraph if holds_text else parent
+        while element is not None and element.tag not in _NO_TEXT and factor:
+            factor *= scores.context_factor(element) if element is not paragraph else 1.0
+            subtree[element] = subtree.get(element, 0.0) + points * factor
+            prose[element] = prose.get(element, 0.0) + length * factor
+            element = element.getparent()
+    return scores
+
+
+def _climb(best: HtmlElement, scores: Scores) -> HtmlElement:
+    """Move up through wrappers, and while the parent holds much more article text, few links."""
+    while True:
+        parent = best.getparent()
+        if parent is None or parent.tag in _NO_TEXT:
+            return best
+        if len(parent) == 1:
+            best = parent
+            continue
+        mine = scores.subtree.get(best, 0.0)
+        theirs = scores.subtree.get(parent, 0.0)
+        if theirs < mine * CLIMB_GAIN or link_density(parent) > 0.3:
+            return best
+        best = parent
+
+
+_ARTICLE_BODY = re.compile(r"article-?body|story-?body|entry-content|post-content|article-content|"
+                           r"post-body|articletext|story-text|article-text", re.IGNORECASE)
+
+
+def _marks_article_body(element: HtmlElement) -> bool:
+    """Whether the markup names this element the article body."""
+    if element.get("itemprop") == "articleBody":
+        return True
+    label = f"{element.get('class', '')} {element.get('id', '')}"
+    return len(label) > 2 and _ARTICLE_BODY.search(label) is not None
+
+
+def main_elements(root: HtmlElement) -> list[HtmlElement]:
+    """The best container and those of its siblings that look like more of the same article."""
+    scores = score_paragraphs(root)
+    if not scores.readability:
+        body = root.find("body")
+        return [body if body is not None else root]
+    ranked = sorted(scores.readability, key=scores.weighted, reverse=True)[:CANDIDATES]
+    best = max(ranked, key=scores.final)
+    best = _climb(best, scores)
+    parent = best.getparent()
+    if parent is None or parent.tag == "html":
+        return [best]
+    threshold = max(SIBLING_MIN, scores.subtree.get(best, 0.0) * SIBLING_SHARE)
+    chosen = []
+    for sibling in parent:
+        if sibling is best or (scores.subtree.get(sibling, 0.0) >= threshold and link_density(sibling) < 0.3):
+            chosen.append(sibling)
+    return chosen

@@ -1,0 +1,252 @@
+"""Renders an lxml subtree as compact Markdown: headings, paragraphs, nested lists, links, emphasis,
+code, blockquotes and GFM tables. Images are dropped."""
+
+from __future__ import annotations
+
+import re
+from urllib.parse import urljoin
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from lxml.html import HtmlElement
+
+BLOCK_TAGS = frozenset({
+    "p", "div", "section", "article", "main", "header", "footer", "aside", "nav", "body", "html",
+    "h1", "h2", "h3", "h4", "h5", "h6", "ul", "ol", "li", "pre", "blockquote", "table", "thead", "tbody",
+    "tfoot", "tr", "td", "th", "figure", "figcaption", "dl", "dt", "dd", "hr", "address", "center",
+    "details", "summary", "fieldset", "form", "caption", "hgroup",
+})
+SKIP_TAGS = frozenset({"img", "script", "style", "noscript", "template", "svg", "iframe", "head", "title",
+                       "button", "input", "select", "textarea", "object", "embed", "video", "audio", "picture"})
+HEADINGS = {"h1": "# ", "h2": "## ", "h3": "### ", "h4": "#### ", "h5": "##### ", "h6": "###### "}
+_SPACES = re.compile(r"\s+")
+_LINE_START = re.compile(r"^([#>+-]|\d+[.)])(?=\s)")
+_LANGUAGE = re.compile(r"(?:lang(?:uage)?-)([\w+#-]+)")
+
+
+def _inline_text(text: str) -> str:
+    return _SPACES.sub(" ", text)
+
+
+class MarkdownRenderer:
+    """Turns one element into Markdown blocks."""
+
+    def __init__(self, base_url: str | None = None) -> None:
+        self.base_url = base_url
+        self.blocks: list[str] = []
+
+    # -- inline content ---------------------------------------------------------------------------
+
+    def inline(self, element: HtmlElement, parts: list[str]) -> None:
+        """Append the inline Markdown of an element's content (not its tail) to parts."""
+        if element.text:
+            parts.append(_inline_text(element.text))
+        for child in element:
+            tag = child.tag if isinstance(child.tag, str) else ""
+            if tag in SKIP_TAGS or not tag:
+                pass
+            elif tag == "br":
+                parts.append("\n")
+            elif tag in BLOCK_TAGS:
+                parts.append(" ")
+                self.inline(child, parts)
+                parts.append(" ")
+            else:
+                self._inline_element(child, tag, parts)
+            if child.tail:
+                parts.append(_inline_text(child.tail))
+
+    def _inline_element(self, element: HtmlElement, tag: str, parts: list[str]) -> None:
+        if tag == "a":
+            inner: list[str] = []
+            self.inline(element, inner)
+            text = "".join(inner).strip()
+            href = (element.get("href") or "").strip()
+            if text and href and not href.startswith(("#", "javascript:", "mailto:")):
+                if self.base_url:
+                    href = urljoin(self.base_url, href)
+                label = text.replace("]", "\\]")
+                target = href.replace(" ", "%20").replace(")", "%29")
+                parts.append(f"[{label}]({target})")
+            else:
+                parts.append(text)
+        elif tag in ("strong", "b"):
+            self._wrap(element, "**", parts)
+        elif tag in ("em", "i", "cite"):
+            self._wrap(element, "*", parts)
+        elif tag in ("code", "kbd", "samp", "tt"):
+            text = element.text_content()
+            if text.strip():
+                fence = "``" if "`" in text else "`"
+                parts.append(f"{fence}{_inline_text(text).strip()}{fence}")
+        elif tag in ("del", "s", "strike"):
+            self._wrap(element, "~~", parts)
+        else:
+            self.inline(element, parts)
+
+    def _wrap(self, element: HtmlElement, mark: str, parts: list[str]) -> None:
+        inner: list[str] = []
+        self.inline(element, inner)
+        text = "".join(inner)
+        stripped = text.strip()
+        if not stripped:
+            parts.append(text)
+            return
+        lead = " " if text[0].isspace() else ""
+        trail = " " if text[-1].isspace() else ""
+        parts.append(f"{lead}{mark}{stripped}{mark}{trail}")
+
+    # -- blocks -----------------------------------------------------------------------------------
+
+    def paragraph(self, parts: list[str], prefix: str = "") -> None:
+        """Flush collected inline parts as one block."""
+        text = "".join(parts)
+        parts.clear()
+        lines = [line.strip() for line in text.split("\n")]
+        text = "\n".join(line for line in lines if line)
+        if text:
+            if not prefix:
+                text = _LINE_START.sub(r"\\\1", text)
+            self.blocks.append(prefix + text)
+
+    def block(self, element: HtmlElement) -> None:
+        """Render a block element's content into self.blocks."""
+        parts: list[str] = []
+        if element.text:
+            parts.append(_inline_text(element.text))
+        for child in element:
+            tag = child.tag if isinstance(child.tag, str) else ""
+            if not tag or tag in SKIP_TAGS:
+                pass
+            elif tag in BLOCK_TAGS:
+                self.paragraph(parts)
+                self.render_block(child, tag)
+            elif tag == "br":
+                parts.append("\n")
+            else:
+                self._inline_element(child, tag, parts)
+            if child.tail:
+                parts.append(_inline_text(child.tail))
+        self.paragraph(parts)
+
+    def render_block(self, element: HtmlElement, tag: str) -> None:
+        """Render one block-level element."""
+        if tag in HEADINGS:
+            parts: list[str] = []
+            self.inline(element, parts)
+            text = _inline_text("".join(parts)).strip()
+            if text:
+                self.blocks.append(HEADINGS[tag] + text)
+        elif tag in ("ul", "ol"):
+            self.list_block(element, tag == "ol", 0)
+        elif tag == "pre":
+            self.code_block(element)
+        elif tag == "blockquote":
+            self.nested(element, "> ")
+        elif tag == "table":
+            self.table(element)
+        elif tag == "hr":
+            self.blocks.append("---")
+        else:
+            self.block(element)
+
+    def nested(self, element: HtmlElement, prefix: str) -> None:
+        """Render an element on its own and prefix every line (blockquotes)."""
+        inner = MarkdownRenderer(self.base_url)
+        inner.block(element)
+        if inner.blocks:
+            text = "\n\n".join(inner.blocks)
+            self.blocks.append("\n".join(prefix + line if line else prefix.rstrip() for line in text.split("\n")))
+
+    def code_block(self, element: HtmlElement) -> None:
+        """A fenced code block, its language taken from a `language-x` class."""
+        text = element.text_content().strip("\n")
+        if not text.strip():
+            return
+        label = " ".join(e.get("class", "") for e in [element, *element.iter("code")])
+        found = _LANGUAGE.search(label)
+        fence = "````" if "```" in text else "```"
+        self.blocks.append(f"{fence}{found.group(1) if found else ''}\n{text}\n{fence}")
+
+    def list_block(self, element: HtmlElement, ordered: bool, depth: int) -> None:
+        """A list; nested lists are indented under their item."""
+        number = int(element.get("start", "1")) if (element.get("start") or "").isdigit() else 1
+        lines: list[str] = []
+        for item in element:
+            if item.tag != "li":
+                continue
+            marker = f"{number}. " if ordered else "- "
+            number += 1
+            text, sublists = self._list_item(item, depth)
+            if not text and not sublists:
+                continue
+            lines.append("  " * depth + marker + text)
+            lines.extend(sublists)
+        if lines:
+            if depth:
+                self.blocks.append("\n".join(lines))
+            else:
+                self.blocks.append("\n".join(lines))
+
+    def _list_item(self, item: HtmlElement, depth: int) -> tuple[str, list[str]]:
+        parts: list[str] = []
+        sublists: list[str] = []
+        if item.text:
+            parts.append(_inline_text(item.text))
+        for child in item:
+            tag = child.tag if isinstance(child.tag, str) else ""
+            if tag in ("ul", "ol"):
+                inner = MarkdownRenderer(self.base_url)
+                inner.list_block(child, tag == "ol", depth + 1)
+                sublists.extend(inner.blocks)
+            elif tag and tag not in SKIP_TAGS:
+                if tag == "br":
+                    parts.append(" ")
+                elif tag in BLOCK_TAGS:
+                    parts.append(" ")
+                    self.inline(child, parts)
+                    parts.append(" ")
+                else:
+                    self._inline_element(child, tag, parts)
+            if child.tail:
+                parts.append(_inline_text(child.tail))
+        return _inline_text("".join(parts)).strip(), sublists
+
+    def table(self, element: HtmlElement) -> None:
+        """A GFM table; layout tables with a single column become paragraphs."""
+        rows = []
+        for row in element.iter("tr"):
+            cells = []
+            for cell in row:
+                if cell.tag in ("td", "th"):
+                    parts: list[str] = []
+                    self.inline(cell, parts)
+                    cells.append(_inline_text("".join(parts)).strip().replace("|", "\\|"))
+            if any(cells):
+                rows.append(cells)
+        if not rows:
+            return
+        width = max(len(r) for r in rows)
+        if width == 1:
+            self.blocks.extend(r[0] for r in rows if r[0])
+            return
+        lines = ["| " + " | ".join(r + [""] * (width - len(r))) + " |" for r in rows]
+        lines.insert(1, "|" + " --- |" * width)
+        self.blocks.append("\n".join(lines))
+
+
+def render(element: HtmlElement, base_url: str | None = None) -> str:
+    """The Markdown of an element's content."""
+    renderer = MarkdownRenderer(base_url)
+    tag = element.tag if isinstance(element.tag, str) else "div"
+    renderer.render_block(element, tag if tag in BLOCK_TAGS else "div")
+    return "\n\n".join(renderer.blocks)
+
+
+def render_all(elements: list[HtmlElement], base_url: str | None = None) -> str:
+    """The Markdown of several elements, in order."""
+    renderer = MarkdownRenderer(base_url)
+    for element in elements:
+        tag = element.tag if isinstance(element.tag, str) else "div"
+        renderer.render_block(element, tag if tag in BLOCK_TAGS else "div")
+    return "\n\n".join(renderer.blocks)
