@@ -86,6 +86,8 @@ class FakeUpstream:
     def __init__(self) -> None:
         self.routes: dict[tuple[str, str], RouteTarget] = {}
         self.requests: list[Seen] = []
+        self.in_flight = 0
+        self.max_in_flight = 0
         self._lock = threading.Lock()
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler_class())
         self._server.daemon_threads = True
@@ -143,7 +145,14 @@ class FakeUpstream:
                 seen = Seen(self.command, parts.path,
                             {k: v[0] for k, v in parse_qs(parts.query, keep_blank_values=True).items()},
                             form, {k.lower(): v for k, v in self.headers.items()})
-                _send(self, upstream._next_reply(seen))
+                with upstream._lock:
+                    upstream.in_flight += 1
+                    upstream.max_in_flight = max(upstream.max_in_flight, upstream.in_flight)
+                try:
+                    _send(self, upstream._next_reply(seen))
+                finally:
+                    with upstream._lock:
+                        upstream.in_flight -= 1
 
             do_GET = do_POST = do_PUT = do_DELETE = _serve
 

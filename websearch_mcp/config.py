@@ -36,6 +36,12 @@ class Config:
     backoff_seconds: float = 0.5
     retry_after_cap: float = 10.0
     max_pages: int = 10
+    allow_private_urls: bool = False
+    fetch_max_bytes: int = 5 * 1024 * 1024
+    fetch_concurrency: int = 8
+    fetch_per_host: int = 2
+    cache_bytes: int = 32 * 1024 * 1024
+    cache_ttl: float = 600.0
 
     def __init__(self, **values: Any) -> None:
         for name, value in values.items():
@@ -82,13 +88,32 @@ _ENV_FIELDS: dict[str, tuple[str, type]] = {
     "WEBSEARCH_BACKOFF": ("backoff_seconds", float),
     "WEBSEARCH_RETRY_AFTER_CAP": ("retry_after_cap", float),
     "WEBSEARCH_MAX_PAGES": ("max_pages", int),
+    "WEBSEARCH_ALLOW_PRIVATE_URLS": ("allow_private_urls", bool),
+    "WEBSEARCH_FETCH_MAX_BYTES": ("fetch_max_bytes", int),
+    "WEBSEARCH_FETCH_CONCURRENCY": ("fetch_concurrency", int),
+    "WEBSEARCH_FETCH_PER_HOST": ("fetch_per_host", int),
+    "WEBSEARCH_CACHE_BYTES": ("cache_bytes", int),
+    "WEBSEARCH_CACHE_TTL": ("cache_ttl", float),
 }
+_TRUE = ("1", "true", "yes", "on")
+_FALSE = ("0", "false", "no", "off")
 
 _MINIMUMS = {"timeout": 0.1, "max_line_bytes": 1024, "workers": 1, "tools_page_size": 1,
              "max_response_bytes": 1024, "retries": 0, "backoff_seconds": 0.0,
-             "retry_after_cap": 0.0, "max_pages": 1}
+             "retry_after_cap": 0.0, "max_pages": 1, "fetch_max_bytes": 1024, "fetch_concurrency": 1,
+             "fetch_per_host": 1, "cache_bytes": 0, "cache_ttl": 0.0}
 
 LOG_LEVELS = ("debug", "info", "warning", "error")
+
+
+def _parse(raw: str, kind: type) -> object:
+    if kind is bool:
+        if raw.lower() in _TRUE:
+            return True
+        if raw.lower() in _FALSE:
+            return False
+        raise ValueError(raw)
+    return kind(raw)
 
 
 def load_config(environ: Mapping[str, str] | None = None) -> Config:
@@ -100,7 +125,7 @@ def load_config(environ: Mapping[str, str] | None = None) -> Config:
         if not raw:
             continue
         try:
-            value = kind(raw)
+            value = _parse(raw, kind)
         except ValueError:
             raise ConfigError(f"{name}={raw!r} is not a valid {kind.__name__}") from None
         values[field] = value

@@ -12,11 +12,12 @@ import email.utils
 import re
 import threading
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 import requests
+from requests.adapters import HTTPAdapter
 
 from websearch_mcp import log
 from websearch_mcp.config import Config
@@ -27,8 +28,10 @@ from websearch_mcp.errors import (
     UpstreamHTTPError,
     UpstreamTimeout,
 )
+from websearch_mcp.fetch.addresses import AddressGuard
 
 _CHUNK = 64 * 1024
+HeaderCheck = Callable[[Mapping[str, str], str], None]
 _RETRY_AFTER_STATUSES = (429, 503)
 DEFAULT_HEADERS = {
     "Accept": "text/html,application/xhtml+xml,application/xml;q=0.9,application/json;q=0.8,*/*;q=0.7",
@@ -99,13 +102,17 @@ class HttpClient:
 
     def request(self, method: str, url: str, *, params: Mapping[str, Any] | None = None,
                 data: Mapping[str, Any] | None = None, headers: Mapping[str, str] | None = None,
-                max_bytes: int | None = None, retries: int | None = None) -> HttpResponse:
-        """Send a request and read its body; retry transient failures; raise UpstreamError."""
+                max_bytes: int | None = None, retries: int | None = None,
+                follow_redirects: bool = True, check_headers: HeaderCheck | None = None) -> HttpResponse:
+        """Send a request and read its body; retry transient failures; raise UpstreamError.
+
+        `check_headers(headers, url)` may raise to refuse a response before its body is read."""
         attempts = 1 + (self.config.retries if retries is None else retries)
+        options = _SendOptions(params, data, headers, max_bytes, follow_redirects, check_headers)
         for attempt in range(attempts):
             last = attempt == attempts - 1
             try:
-                response = self._send_once(method, url, params, data, headers, max_bytes)
+                response = self._send_once(method, url, options)
             except UpstreamConnectionError as err:
                 if last:
                     raise
@@ -137,15 +144,16 @@ class HttpClient:
     def _pause(seconds: float) -> None:
         threading.Event().wait(seconds)
 
-    def _send_once(self, method: str, url: str, params: Mapping[str, Any] | None,
-                   data: Mapping[str, Any] | None, headers: Mapping[str, str] | None,
-                   max_bytes: int | None) -> HttpResponse:
-        cap = self.config.max_response_bytes if max_bytes is None else max_bytes
+    def _send_once(self, method: str, url: str, options: _SendOptions) -> HttpResponse:
+        cap = self.config.max_response_bytes if options.max_bytes is None else options.max_bytes
         timeout = self.config.timeout
         started = time.monotonic()
         try:
-            with self.session.request(method, url, params=params, data=data, headers=headers,
-                                      timeout=(min(timeout, 10.0), timeout), stream=True) as reply:
+            with self.session.request(method, url, params=options.params, data=options.data,
+                                      headers=options.headers, timeout=(min(timeout, 10.0), timeout),
+                                      stream=True, allow_redirects=options.follow_redirects) as reply:
+                if options.check_headers is not None and not reply.is_redirect:
+                    options.check_headers(reply.headers, reply.url)
                 body = self._read_body(reply, cap, started + timeout)
                 return HttpResponse(status=reply.status_code, headers=reply.headers, body=body,
                                     url=reply.url, elapsed_ms=(time.monotonic() - started) * 1000)
@@ -198,6 +206,45 @@ def _reason(err: Exception) -> str:
         if known in text:
             return known
     return text if len(text) <= 160 else text[:157] + "..."
+
+
+class _SendOptions:
+    """The per-request choices of HttpClient.request, passed down as one value."""
+
+    def __init__(self, params: Mapping[str, Any] | None, data: Mapping[str, Any] | None,
+                 headers: Mapping[str, str] | None, max_bytes: int | None, follow_redirects: bool,
+                 check_headers: HeaderCheck | None) -> None:
+        self.params = params
+        self.data = data
+        self.headers = headers
+        self.max_bytes = max_bytes
+        self.follow_redirects = follow_redirects
+        self.check_headers = check_headers
+
+
+class _GuardedAdapter(HTTPAdapter):
+    """A transport adapter whose connections open sockets only to checked addresses."""
+
+    def __init__(self, guard: AddressGuard) -> None:
+        self.guard = guard
+        super().__init__()
+
+    def init_poolmanager(self, *args: Any, **kwargs: Any) -> None:
+        from websearch_mcp.fetch.connections import pool_classes
+
+        super().init_poolmanager(*args, **kwargs)
+        self.poolmanager.pool_classes_by_scheme = pool_classes(self.guard)
+
+
+class GuardedHttpClient(HttpClient):
+    """The client for fetching arbitrary pages: every connection is checked by an AddressGuard."""
+
+    def __init__(self, config: Config, guard: AddressGuard) -> None:
+        super().__init__(config)
+        self.guard = guard
+        adapter = _GuardedAdapter(guard)
+        self.session.mount("http://", adapter)
+        self.session.mount("https://", adapter)
 
 
 _clients: dict[Config, HttpClient] = {}

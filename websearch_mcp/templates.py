@@ -2,8 +2,9 @@
 
 # web_search (seed 000)
 WEB_SEARCH_HEADER = '## Web Search Results for "{query}"\n\n'
-WEB_SEARCH_RESULT = "### {position}. {title}\n**URL:** {url}\n{snippet}\n\n---\n\n"
-WEB_SEARCH_RESULT_NO_SNIPPET = "### {position}. {title}\n**URL:** {url}\n\n---\n\n"
+WEB_SEARCH_RESULT = "### {position}. {title}\n**URL:** {url}\n{snippet}\n\n"
+WEB_SEARCH_RESULT_NO_SNIPPET = "### {position}. {title}\n**URL:** {url}\n\n"
+WEB_SEARCH_SEPARATOR = "---\n\n"
 WEB_SEARCH_FOOTER = "_Source: {source} ({count} results)_"
 WEB_SEARCH_EMPTY = '## Web Search Results for "{query}"\n\nNo results found.\n\n_Source: {source}_'
 
@@ -40,3 +41,29 @@ DDG_UNRECOGNISED = (
     "It may be a block page or a changed layout; try again later."
 )
 INSTANT_UNAVAILABLE = "The DuckDuckGo Instant Answer API could not be used: {details}"
+
+# fetch_content
+PAGE_HEADER = "## {title}\n**URL:** {url}\n"
+PAGE_HTTP_WARNING = "_Note: this page was fetched over plain http, not https; it may have been altered in transit._\n"
+PAGE_BODY = "\n{content}\n"
+PAGE_EMPTY = "\n_(The page has no readable text.)_\n"
+PAGE_CONTINUES = ("\n_Showing characters {start}–{end} of {total}. To read on, call fetch_content with "
+                  "start_index={end}._\n")
+PAGE_PAST_END = "\n_start_index {start} is past the end of this page ({total} characters)._\n"
+PAGE_SEPARATOR = "\n---\n\n"
+FAILED_HEADER = "## Failed URLs\n"
+FAILED_ITEM = "- {url}: {reason}\n"
+NOTHING_FETCHED = "No page could be read.\n\n"
+
+# search_context
+CONTEXT_HEADER = '## Context for "{query}"\n\n'
+CONTEXT_PASSAGE = "[{number}] {text}\n\n"
+CONTEXT_SOURCES = "### Sources\n"
+CONTEXT_SOURCE = "[{number}] [{title}]({url})\n"
+CONTEXT_EMPTY = '## Context for "{query}"\n\nNo relevant content was found.\n'
+CONTEXT_FAILED_NOTE = "\n_{count} of {total} pages could not be read and were left out._\n"
+
+# web_search with fetch_content
+RESULT_CONTENT = "**Content** ({words} words, fetched in {ms} ms):\n\n{markdown}\n\n"
+RESULT_CONTENT_TRUNCATED = "_Content cut at {chars} characters; fetch_content reads the whole page._\n\n"
+RESULT_CONTENT_FAILED = "_Content could not be fetched: {reason}_\n\n"

@@ -1,4 +1,4 @@
-"""Main-content extraction: an HTML page in, Markdown of its article out."""
+"""Main-content extraction: an HTML page in, Markdown of its article (and its metadata) out."""
 
 from __future__ import annotations
 
@@ -7,8 +7,19 @@ import lxml.html
 from websearch_mcp.extract.clean import drop_junk, prune
 from websearch_mcp.extract.main_content import main_elements
 from websearch_mcp.extract.markdown import render_all
+from websearch_mcp.extract.metadata import PageMetadata, read_metadata
 
 _PARSER = lxml.html.HTMLParser(remove_comments=True, remove_pis=True)
+
+
+class ExtractedPage:
+    """The Markdown of a page's main content and what the page says about itself."""
+
+    __slots__ = ("markdown", "metadata")
+
+    def __init__(self, markdown: str, metadata: PageMetadata) -> None:
+        self.markdown = markdown
+        self.metadata = metadata
 
 
 def parse_html(html: str) -> lxml.html.HtmlElement:
@@ -17,15 +28,24 @@ def parse_html(html: str) -> lxml.html.HtmlElement:
     try:
         return lxml.html.document_fromstring(text, parser=_PARSER)
     except (ValueError, lxml.etree.ParserError):
-        # e.g. an XML declaration with an encoding in a str: parse the bytes instead
-        return lxml.html.document_fromstring(text.encode("utf-8", "replace"), parser=_PARSER)
+        # an XML declaration with an encoding in a str, or nothing but whitespace and comments
+        try:
+            return lxml.html.document_fromstring(text.encode("utf-8", "replace"), parser=_PARSER)
+        except (ValueError, lxml.etree.ParserError):
+            return lxml.html.document_fromstring("<html></html>", parser=_PARSER)
 
 
-def html_to_markdown(html: str, url: str | None = None) -> str:
-    """The Markdown of a page's main content, links made absolute against `url`."""
+def extract_page(html: str, url: str | None = None) -> ExtractedPage:
+    """Main content as Markdown, plus title, description, byline, date, site name and language."""
     tree = parse_html(html)
+    metadata = read_metadata(tree)
     drop_junk(tree)
     elements = main_elements(tree)
     for element in elements:
         prune(element)
-    return render_all(elements, url)
+    return ExtractedPage(render_all(elements, url), metadata)
+
+
+def html_to_markdown(html: str, url: str | None = None) -> str:
+    """The Markdown of a page's main content, links made absolute against `url`."""
+    return extract_page(html, url).markdown

@@ -54,6 +54,18 @@ INPUT_SCHEMA: dict[str, Any] = {
             "minimum": 1,
             "maximum": 10,
         },
+        "fetch_content": {
+            "type": "boolean",
+            "description": "Also fetch each result's page and include its main content as Markdown",
+            "default": False,
+        },
+        "max_content_chars": {
+            "type": "integer",
+            "description": "With fetch_content: most characters of Markdown per page",
+            "default": 4000,
+            "minimum": 200,
+            "maximum": 100000,
+        },
     },
     "required": ["query"],
     "additionalProperties": False,
@@ -68,6 +80,16 @@ _RESULT_SCHEMA: dict[str, Any] = {
         "engine": {"type": "string"},
         "position": {"type": "integer"},
         "published_date": {"type": "string"},
+        "content": {
+            "type": "object",
+            "properties": {
+                "markdown": {"type": "string"}, "word_count": {"type": "integer"},
+                "fetch_time_ms": {"type": "integer"}, "summary": {"type": "string"},
+                "truncated": {"type": "boolean"}, "title": {"type": "string"},
+            },
+            "required": ["markdown", "word_count", "fetch_time_ms", "summary"],
+        },
+        "content_error": {"type": "string"},
     },
     "required": ["title", "url", "description", "engine", "position"],
 }
@@ -92,6 +114,11 @@ OUTPUT_SCHEMA: dict[str, Any] = {
                 "engines_used": {"type": "array", "items": {"type": "string"}},
                 "fetch_content": {"type": "boolean"},
                 "notes": {"type": "array", "items": {"type": "string"}},
+                "content_fetch_stats": {
+                    "type": "object",
+                    "properties": {"attempted": {"type": "integer"}, "successful": {"type": "integer"},
+                                   "failed": {"type": "integer"}, "total_time_ms": {"type": "integer"}},
+                },
             },
             "required": ["query", "backend", "results_count", "search_time_ms"],
         },
@@ -100,8 +127,22 @@ OUTPUT_SCHEMA: dict[str, Any] = {
 }
 
 
+def _render_content(result: dict[str, Any]) -> str:
+    if "content_error" in result:
+        return templates.RESULT_CONTENT_FAILED.format(reason=result["content_error"])
+    content = result.get("content")
+    if not content:
+        return ""
+    text = templates.RESULT_CONTENT.format(words=content["word_count"], ms=content["fetch_time_ms"],
+                                           markdown=content["markdown"])
+    if content.get("truncated"):
+        text += templates.RESULT_CONTENT_TRUNCATED.format(chars=len(content["markdown"]))
+    return text
+
+
 def render_markdown(query: str, results: list[dict[str, Any]], source: str = SOURCE_NAME) -> str:
-    """Seed 000's Markdown for a list of results (or its no-results form)."""
+    """Seed 000's Markdown for a list of results (or its no-results form), page content included
+    when it was fetched."""
     if not results:
         return templates.WEB_SEARCH_EMPTY.format(query=query, source=source)
     parts = [templates.WEB_SEARCH_HEADER.format(query=query)]
@@ -109,6 +150,8 @@ def render_markdown(query: str, results: list[dict[str, Any]], source: str = SOU
         template = templates.WEB_SEARCH_RESULT if result["description"] else templates.WEB_SEARCH_RESULT_NO_SNIPPET
         parts.append(template.format(position=result["position"], title=result["title"] or result["url"],
                                      url=result["url"], snippet=result["description"]))
+        parts.append(_render_content(result))
+        parts.append(templates.WEB_SEARCH_SEPARATOR)
     parts.append(templates.WEB_SEARCH_FOOTER.format(source=source, count=len(results)))
     return "".join(parts)
 
@@ -124,14 +167,15 @@ def _check_query(query: str) -> None:
                                f"got {len(query)} (maxLength; DuckDuckGo refuses longer queries)")
 
 
-def run(config: Config, arguments: dict[str, Any], context: ToolContext) -> ToolResult:
-    """Search DuckDuckGo and render the results."""
+def search(config: Config, arguments: dict[str, Any], context: ToolContext,
+           ) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    """Search and return (results, metadata) in seed 002's shape."""
     from websearch_mcp.backends.duckduckgo import DuckDuckGo, SearchRequest
 
     _check_query(arguments["query"])
     request = SearchRequest(query=arguments["query"], max_results=arguments["max_results"],
-                            region=arguments["region"], safe_search=arguments["safe_search"],
-                            time_range=arguments["time_range"], page=arguments["page"])
+                            region=arguments.get("region", "wt-wt"), safe_search=arguments.get("safe_search", 1),
+                            time_range=arguments.get("time_range", ""), page=arguments.get("page", 1))
     started = time.monotonic()
     outcome = DuckDuckGo(config).search(request, context.cancelled.is_set)
     first = (request.page - 1) * request.max_results + 1
@@ -152,7 +196,39 @@ def run(config: Config, arguments: dict[str, Any], context: ToolContext) -> Tool
     }
     if outcome.notes:
         metadata["notes"] = outcome.notes
-    return ToolResult(text=render_markdown(request.query, results),
+    return results, metadata
+
+
+def attach_content(config: Config, results: list[dict[str, Any]], metadata: dict[str, Any],
+                   max_chars: int, context: ToolContext) -> None:
+    """Fetch every result's page and put its Markdown (or why it failed) into the result."""
+    from websearch_mcp.tools.fetch_content import read_pages
+
+    started = time.monotonic()
+    documents, errors = read_pages(config, [r["url"] for r in results], context)
+    for result, document, error in zip(results, documents, errors, strict=True):
+        if document is None:
+            result["content_error"] = error
+            continue
+        markdown = document.markdown
+        result["content"] = {
+            "markdown": markdown[:max_chars], "word_count": document.word_count,
+            "fetch_time_ms": int(document.fetch_time_ms), "summary": document.summary(),
+            "truncated": len(markdown) > max_chars, "title": document.title,
+        }
+    successful = sum(1 for d in documents if d is not None)
+    metadata["fetch_content"] = True
+    metadata["content_fetch_stats"] = {"attempted": len(results), "successful": successful,
+                                       "failed": len(results) - successful,
+                                       "total_time_ms": int((time.monotonic() - started) * 1000)}
+
+
+def run(config: Config, arguments: dict[str, Any], context: ToolContext) -> ToolResult:
+    """Search DuckDuckGo (and fetch the pages when asked) and render the results."""
+    results, metadata = search(config, arguments, context)
+    if arguments.get("fetch_content") and results:
+        attach_content(config, results, metadata, arguments["max_content_chars"], context)
+    return ToolResult(text=render_markdown(arguments["query"], results),
                       structured={"results": results, "metadata": metadata})
 
 

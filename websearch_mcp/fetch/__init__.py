@@ -1,0 +1,1 @@
+"""Fetching pages safely: address checks, redirects, caps, character sets, cache, parallelism."""

@@ -1,0 +1,50 @@
+"""urllib3 connections that open their socket only to an address the AddressGuard has checked.
+
+The host name stays on the connection, so TLS still verifies the certificate for it; only the
+socket goes to the checked address, which closes the window between checking and connecting
+that DNS rebinding would use.
+"""
+
+from __future__ import annotations
+
+import socket
+
+from urllib3.connection import HTTPConnection, HTTPSConnection
+from urllib3.connectionpool import HTTPConnectionPool, HTTPSConnectionPool
+from urllib3.exceptions import ConnectTimeoutError, NewConnectionError
+from urllib3.util.connection import create_connection
+
+from websearch_mcp.fetch.addresses import AddressGuard
+
+
+class _GuardedMixin:
+    guard: AddressGuard
+    _dns_host: str
+    port: int
+    timeout: object
+    source_address: object
+    socket_options: object
+
+    def _new_conn(self) -> socket.socket:
+        pairs = self.guard.resolve(self._dns_host, self.port)  # BlockedAddressError passes through
+        last: OSError | None = None
+        for _, address in pairs:
+            target = self.guard.dial_target(address, self.port)
+            try:
+                return create_connection(target, self.timeout, source_address=self.source_address,  # type: ignore[arg-type]
+                                         socket_options=self.socket_options)  # type: ignore[arg-type]
+            except TimeoutError as err:
+                raise ConnectTimeoutError(self, f"Connection to {self._dns_host} timed out") from err
+            except OSError as err:
+                last = err
+        raise NewConnectionError(self, f"Failed to establish a new connection: {last}")  # type: ignore[arg-type]
+
+
+def pool_classes(guard: AddressGuard) -> dict[str, type]:
+    """Connection-pool classes for http and https whose connections are bound to this guard."""
+    http_conn = type("GuardedHTTPConnection", (_GuardedMixin, HTTPConnection), {"guard": guard})
+    https_conn = type("GuardedHTTPSConnection", (_GuardedMixin, HTTPSConnection), {"guard": guard})
+    return {
+        "http": type("GuardedHTTPConnectionPool", (HTTPConnectionPool,), {"ConnectionCls": http_conn}),
+        "https": type("GuardedHTTPSConnectionPool", (HTTPSConnectionPool,), {"ConnectionCls": https_conn}),
+    }

@@ -1,0 +1,177 @@
+"""The `fetch_content` tool: read pages as Markdown, in parts when they are long."""
+
+from __future__ import annotations
+
+from websearch_mcp import templates
+from websearch_mcp.config import Config
+from websearch_mcp.tools.registry import BoundHandler, Tool, ToolContext, ToolResult
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+    from websearch_mcp.content import Document
+
+MAX_URLS = 20
+
+INPUT_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "urls": {
+            "type": "array",
+            "description": "Pages to read (http or https; at most 20; duplicates are read once)",
+            "items": {"type": "string"},
+            "minItems": 1,
+            "maxItems": MAX_URLS,
+        },
+        "max_chars": {
+            "type": "integer",
+            "description": "Most characters of Markdown returned per page",
+            "default": 20000,
+            "minimum": 200,
+            "maximum": 200000,
+        },
+        "start_index": {
+            "type": "integer",
+            "description": "Character to start from in each page, to continue a long page",
+            "default": 0,
+            "minimum": 0,
+        },
+    },
+    "required": ["urls"],
+    "additionalProperties": False,
+}
+
+_PAGE_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "url": {"type": "string"}, "final_url": {"type": "string"}, "title": {"type": "string"},
+        "content": {"type": "string"}, "start_index": {"type": "integer"}, "end_index": {"type": "integer"},
+        "total_chars": {"type": "integer"}, "next_start_index": {"type": ["integer", "null"]},
+        "word_count": {"type": "integer"}, "fetch_time_ms": {"type": "integer"},
+        "metadata": {"type": "object"}, "warning": {"type": "string"},
+    },
+    "required": ["url", "title", "content", "start_index", "end_index", "total_chars", "next_start_index"],
+}
+OUTPUT_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "pages": {"type": "array", "items": _PAGE_SCHEMA},
+        "failed": {"type": "array", "items": {"type": "object", "properties": {
+            "url": {"type": "string"}, "error": {"type": "string"}}, "required": ["url", "error"]}},
+    },
+    "required": ["pages", "failed"],
+}
+HTTP_WARNING = "fetched over http, not https"
+
+
+def merge_urls(urls: list[str]) -> list[str]:
+    """The URLs in order, each once (surrounding whitespace ignored)."""
+    return list(dict.fromkeys(u.strip() for u in urls))
+
+
+def _page_part(document: Document, start: int, max_chars: int) -> dict[str, Any]:
+    total = len(document.markdown)
+    end = min(total, start + max_chars)
+    if end < total:  # end on a paragraph or line break when one is near, not mid-word
+        cut = document.markdown.rfind("\n", start + max_chars // 2, end)
+        end = cut if cut > start else end
+    part = document.markdown[start:end] if start < total else ""
+    entry: dict[str, Any] = {
+        "url": document.url, "title": document.title, "content": part, "start_index": start,
+        "end_index": max(start, end), "total_chars": total, "next_start_index": end if end < total else None,
+        "word_count": document.word_count, "fetch_time_ms": int(document.fetch_time_ms),
+        "metadata": document.metadata,
+    }
+    return entry
+
+
+def _render_page(entry: dict[str, Any]) -> str:
+    text = templates.PAGE_HEADER.format(title=entry["title"], url=entry["url"])
+    if entry.get("warning"):
+        text += templates.PAGE_HTTP_WARNING
+    total, start = entry["total_chars"], entry["start_index"]
+    if total and start >= total:
+        return text + templates.PAGE_PAST_END.format(start=start, total=total)
+    text += templates.PAGE_BODY.format(content=entry["content"]) if entry["content"] else templates.PAGE_EMPTY
+    if entry["next_start_index"] is not None:
+        text += templates.PAGE_CONTINUES.format(start=start, end=entry["end_index"], total=total)
+    return text
+
+
+def render_markdown(pages: list[dict[str, Any]], failed: list[dict[str, str]]) -> str:
+    """Each page (title, URL, Markdown, how to continue), then the failures with their reasons."""
+    parts = [templates.PAGE_SEPARATOR.join(_render_page(page) for page in pages)]
+    if not pages:
+        parts = [templates.NOTHING_FETCHED]
+    if failed:
+        if pages:
+            parts.append(templates.PAGE_SEPARATOR)
+        parts.append(templates.FAILED_HEADER)
+        parts.extend(templates.FAILED_ITEM.format(url=f["url"], reason=f["error"]) for f in failed)
+    return "".join(parts).rstrip("\n")
+
+
+def read_pages(config: Config, urls: list[str], context: ToolContext) -> tuple[list[Document | None], list[str]]:
+    """Fetch and convert pages in parallel; (documents or None, errors) in the order given."""
+    from websearch_mcp.content import to_document
+    from websearch_mcp.errors import ToolError
+    from websearch_mcp.fetch.pages import fetcher_for
+
+    total = len(urls)
+    context.report_progress(0, total, f"fetching {total} page{'s' if total != 1 else ''}")
+    results = fetcher_for(config).fetch_many(
+        urls, on_done=lambda done: context.report_progress(done, total, f"{done} of {total} pages fetched"))
+    documents: list[Document | None] = []
+    errors: list[str] = []
+    for result in results:
+        if isinstance(result, ToolError):
+            documents.append(None)
+            errors.append(result.message)
+        else:
+            documents.append(to_document(result))
+            errors.append("")
+    return documents, errors
+
+
+def run(config: Config, arguments: dict[str, Any], context: ToolContext) -> ToolResult:
+    """Read the pages and render them."""
+    from websearch_mcp.fetch.addresses import InvalidUrlError, check_url
+
+    failed: list[dict[str, str]] = []
+    valid: list[str] = []
+    for url in merge_urls(arguments["urls"]):
+        try:
+            check_url(url)
+            valid.append(url)
+        except InvalidUrlError as err:
+            failed.append({"url": url, "error": err.message})
+    documents, errors = read_pages(config, valid, context) if valid else ([], [])
+    pages = []
+    for url, document, error in zip(valid, documents, errors, strict=True):
+        if document is None:
+            failed.append({"url": url, "error": error})
+            continue
+        entry = _page_part(document, arguments["start_index"], arguments["max_chars"])
+        entry["url"], entry["final_url"] = url, document.url
+        if url.lower().startswith("http://"):
+            entry["warning"] = HTTP_WARNING
+        pages.append(entry)
+    structured = {"pages": pages, "failed": failed}
+    return ToolResult(text=render_markdown(pages, failed), structured=structured, is_error=not pages)
+
+
+def make_tool(config: Config) -> Tool:
+    """The fetch_content tool bound to a configuration."""
+    return Tool(
+        name="fetch_content",
+        title="Fetch Page Content",
+        description=("Read web pages as clean Markdown of their main content (navigation, ads and "
+                     "boilerplate removed). Long pages come in parts: the output says which start_index "
+                     "reads on. Invalid or unreachable URLs are listed with the reason; the others are read."),
+        input_schema=INPUT_SCHEMA,
+        output_schema=OUTPUT_SCHEMA,
+        annotations={"readOnlyHint": True, "destructiveHint": False, "idempotentHint": True,
+                     "openWorldHint": True},
+        handler=BoundHandler(run, config),
+    )
