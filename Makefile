@@ -31,8 +31,13 @@ lint: $(STAMP)  ## ruff and mypy
 	$(BIN)/ruff check websearch_mcp tests bench
 	$(BIN)/mypy websearch_mcp
 
-bench: $(STAMP)  ## benchmarks; prints ratios measured side by side
+$(VENV)/.bench: $(STAMP)
+	$(BIN)/pip install --quiet trafilatura readability-lxml
+	touch $(VENV)/.bench
+
+bench: $(VENV)/.bench  ## benchmarks (start-up, protocol, parsing, fetching, extraction); prints ratios
 	$(BIN)/python bench/run.py
+	$(BIN)/python bench/extraction.py
 
 run: $(STAMP)  ## serve MCP on stdin/stdout
 	$(BIN)/websearch-mcp

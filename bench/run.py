@@ -19,6 +19,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+for _name in ("HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "http_proxy", "https_proxy", "all_proxy"):
+    os.environ.pop(_name, None)  # benchmark traffic stays on loopback
+os.environ["NO_PROXY"] = "127.0.0.0/8,localhost"
 PYTHON = sys.executable
 SERVER = [str(Path(PYTHON).parent / "websearch-mcp")]
 PEER = [PYTHON, str(ROOT / "bench" / "sdk_peer.py")]
@@ -119,6 +122,38 @@ def parse_times() -> list[tuple[str, float]]:
     return rows
 
 
+def parallel_fetch() -> tuple[float, float]:
+    """Seconds for one page that takes 300 ms, and for fetch_content of ten such pages on ten hosts
+    (127.0.0.1 .. 127.0.0.10, all loopback, served by another process), after a warm-up call."""
+    from websearch_mcp.config import Config
+    from websearch_mcp.jsonrpc import Request
+    from websearch_mcp.mcp import McpServer, Session
+    from websearch_mcp.tools import build_registry
+    from websearch_mcp.tools.registry import ToolContext
+
+    hosts_process = subprocess.Popen([PYTHON, str(ROOT / "bench" / "slow_hosts.py")], stdin=subprocess.PIPE,
+                                     stdout=subprocess.PIPE, text=True)
+    assert hosts_process.stdout is not None and hosts_process.stdin is not None
+    hosts = [hosts_process.stdout.readline().strip() for _ in range(10)]
+    server = McpServer(build_registry(Config(allow_private_urls=True, cache_ttl=0.0)))
+
+    def fetch(urls: list[str]) -> float:
+        request = Request("tools/call", {"name": "fetch_content", "arguments": {"urls": urls}}, id=1)
+        started = time.perf_counter()
+        result = server.handle(request, Session(), ToolContext(1))
+        assert not result.get("isError"), result
+        return time.perf_counter() - started
+
+    try:
+        fetch([f"{host}/warm" for host in hosts])
+        single = fetch([f"{hosts[0]}/page"])
+        many = fetch([f"{host}/page" for host in hosts])
+    finally:
+        hosts_process.stdin.close()
+        hosts_process.wait(10)
+    return single, many
+
+
 def main() -> None:
     handshake = lines(INITIALIZE, INITIALIZED, LIST)
     python = sys.version.split()[0]
@@ -144,6 +179,11 @@ def main() -> None:
     for name, millis in parse_times():
         print(f"  {millis:6.2f} ms  {name}")
     print("  (target <= 5 ms per page)")
+
+    single, many = parallel_fetch()
+    print("\nfetch_content of pages that each take 300 ms to answer (ten fake hosts on loopback)")
+    print(f"  1 page              {single * 1000:7.0f} ms")
+    print(f"  10 pages            {many * 1000:7.0f} ms   {many / single:4.2f}x the single page   (target < 1.5x)")
 
 
 if __name__ == "__main__":

@@ -83,16 +83,16 @@ RouteTarget = list[Reply] | Responder
 class FakeUpstream:
     """The server; use as a context manager. `url` is its base, e.g. http://127.0.0.1:PORT."""
 
-    def __init__(self) -> None:
+    def __init__(self, host: str = "127.0.0.1") -> None:
         self.routes: dict[tuple[str, str], RouteTarget] = {}
         self.requests: list[Seen] = []
         self.in_flight = 0
         self.max_in_flight = 0
         self._lock = threading.Lock()
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler_class())
+        self._server = ThreadingHTTPServer((host, 0), self._handler_class())  # loopback addresses only
         self._server.daemon_threads = True
         self._thread = threading.Thread(target=self._server.serve_forever, args=(0.05,), daemon=True)
-        self.url = f"http://127.0.0.1:{self._server.server_address[1]}"
+        self.url = f"http://{host}:{self._server.server_address[1]}"
 
     def __enter__(self) -> FakeUpstream:
         self._thread.start()

@@ -50,7 +50,8 @@ def test_handshake_list_and_call_in_each_revision(ddg, revision):
     for request_id, message in answered.items():
         validate_response(message, revision, methods[request_id])
     assert answered[0]["result"]["protocolVersion"] == revision
-    assert [t["name"] for t in answered[2]["result"]["tools"]] == ["web_search", "instant_answer", "fetch_content", "search_context"]
+    assert [t["name"] for t in answered[2]["result"]["tools"]] == ["web_search", "instant_answer", "fetch_content",
+                                                                   "search_context"]
     assert answered[3]["result"]["content"][0]["text"].endswith("_Source: DuckDuckGo (3 results)_")
     assert answered[5]["result"]["isError"] is True
     assert answered[6]["error"]["code"] == -32602 and answered[7]["error"]["code"] == -32601
@@ -180,3 +181,17 @@ def test_help_version_and_module_entry_point():
     module = subprocess.run([sys.executable, "-m", "websearch_mcp", "--version"], capture_output=True, text=True)
     assert module.stdout.strip() == version
     assert "web_search" in cli(["tools"]).stdout
+
+
+def test_fetch_content_through_the_installed_command(upstream):
+    from tests.fake_upstream import Reply
+
+    upstream.route("GET", "/post", Reply.fixture("handmade/pages/article.html"))
+    url = f"{upstream.url}/post"
+    env = {**env_for(upstream), "WEBSEARCH_ALLOW_PRIVATE_URLS": "1"}
+    process = run([initialize(), call("fetch_content", {"urls": [url]}, id=1)], env=env)
+    answered = replies(process)
+    validate_response(answered[1], "2025-11-25", "tools/call")
+    assert answered[1]["result"]["content"][0]["text"].startswith(f"## Understanding Async Rust\n**URL:** {url}")
+    refused = run([initialize(), call("fetch_content", {"urls": [url]}, id=1)], env=env_for(upstream))
+    assert "loopback" in replies(refused)[1]["result"]["content"][0]["text"]

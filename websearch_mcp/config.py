@@ -38,7 +38,7 @@ class Config:
     max_pages: int = 10
     allow_private_urls: bool = False
     fetch_max_bytes: int = 5 * 1024 * 1024
-    fetch_concurrency: int = 8
+    fetch_concurrency: int = 16
     fetch_per_host: int = 2
     cache_bytes: int = 32 * 1024 * 1024
     cache_ttl: float = 600.0

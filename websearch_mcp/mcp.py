@@ -32,8 +32,9 @@ SERVER_INFO = {
     "description": "Web search, instant answers and clean page content for language models.",
 }
 INSTRUCTIONS = (
-    "Use web_search to find pages on the web (titles, URLs and snippets), and instant_answer "
-    "for a quick fact or definition. Tool errors say what went wrong and what to try next."
+    "Use web_search to find pages on the web (titles, URLs and snippets), instant_answer for a quick "
+    "fact or definition, fetch_content to read pages as Markdown, and search_context for compact, "
+    "cited context on a question. Tool errors say what went wrong and what to try next."
 )
 UNSUPPORTED_VERSION = -32022
 DISCOVER_TTL_MS = 3_600_000

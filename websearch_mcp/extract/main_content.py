@@ -166,7 +166,8 @@ def main_elements(root: HtmlElement) -> list[HtmlElement]:
     parent = best.getparent()
     if parent is None or parent.tag == "html":
         return [best]
-    threshold = max(SIBLING_MIN, scores.subtree.get(best, 0.0) * SIBLING_SHARE)
+    mine = scores.subtree.get(best, 0.0)
+    threshold = max(min(SIBLING_MIN, mine * 0.5), mine * SIBLING_SHARE)
     chosen = []
     for sibling in parent:
         if sibling is best or (scores.subtree.get(sibling, 0.0) >= threshold and link_density(sibling) < 0.3):

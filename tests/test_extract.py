@@ -1,0 +1,116 @@
+"""html_to_markdown: what it keeps, what it drops, and how it writes Markdown."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.fake_upstream import FIXTURES
+from websearch_mcp.extract import extract_page, html_to_markdown
+
+ARTICLE = (FIXTURES / "handmade/pages/article.html").read_text(encoding="utf-8")
+URL = "https://blog.example.org/posts/async-rust"
+
+EXPECTED_ARTICLE = """\
+Async programming in Rust lets a single thread serve **thousands of connections**, because tasks yield while \
+they wait for input or output instead of blocking the thread.
+
+This guide walks through futures, executors and the [Tokio runtime](https://blog.example.org/docs/tokio), with \
+examples you can run, and it explains *why* the borrow checker sometimes complains about data held across an \
+await point.
+
+## Futures and executors
+
+A future is a value that will be ready later. Nothing happens until an executor polls it, which is why an async \
+function that is never awaited does no work at all.
+
+- Futures are lazy: they do nothing until polled.
+- Executors drive futures to completion:
+  - Tokio is the most widely used executor.
+  - async-std and smol are smaller alternatives.
+- Wakers tell the executor when to poll again.
+
+## A first example
+
+The smallest useful program starts a runtime and awaits a single task:
+
+```rust
+#[tokio::main]
+async fn main() {
+    let body = reqwest::get("https://example.org").await.unwrap();
+    println!("{:?}", body.status());
+}
+```
+
+> Async is not faster by itself; it lets you wait for many things at once.
+
+### Comparing runtimes
+
+| Runtime | Threads | Best for |
+| --- | --- | --- |
+| Tokio | Multi-threaded | Network services |
+| smol | Configurable | Small binaries |
+
+1. Write the async function.
+2. Spawn it on the runtime.
+3. Await the join handle.
+
+With these pieces in place, you can build services that stay responsive under load, and you can reason about \
+where your program waits."""
+
+
+def test_article_markdown_exactly():
+    assert html_to_markdown(ARTICLE, URL) == EXPECTED_ARTICLE
+
+
+@pytest.mark.parametrize("dropped", ["cookies", "Accept all", "Home", "Share on", "Related posts", "Pin explained",
+                                     "Great article", "Newsletter", "Subscribe", "All rights reserved",
+                                     "analytics", "font-family", "Diagram of the executor loop",
+                                     "The executor loop, simplified", "By Jane Doe"])
+def test_furniture_is_dropped(dropped):
+    assert dropped not in html_to_markdown(ARTICLE, URL)
+
+
+def test_metadata():
+    metadata = extract_page(ARTICLE, URL).metadata.to_dict()
+    assert metadata == {"title": "Understanding Async Rust", "description": "A practical guide to async "
+                        "programming in Rust with Tokio.", "byline": "Jane Doe", "date": "2026-03-14T09:30:00Z",
+                        "site_name": "Example Dev Blog", "language": "en"}
+
+
+def test_links_are_made_absolute_and_scripts_links_kept_as_text():
+    html = ("<html><body><article><p>Read <a href='../guide?x=1'>the guide</a> or <a href='#top'>jump</a> or "
+            "<a href='javascript:void(0)'>click</a>, a paragraph long enough to be the article body text.</p>"
+            "</article></body></html>")
+    markdown = html_to_markdown(html, "https://example.org/docs/page")
+    assert "[the guide](https://example.org/guide?x=1)" in markdown
+    assert " jump " in markdown and " click," in markdown and "javascript" not in markdown
+
+
+def test_inline_code_and_strikethrough_and_line_breaks():
+    html = ("<article><p>Call <code>poll()</code> once, <del>twice</del> never.<br>Then wait for the waker "
+            "to fire before you poll the future again, as the contract says.</p></article>")
+    markdown = html_to_markdown(html)
+    assert "Call `poll()` once, ~~twice~~ never.\nThen wait" in markdown
+
+
+def test_markdown_characters_at_line_start_are_escaped():
+    html = "<article><p># not a heading, just a paragraph that starts with a hash sign and goes on.</p></article>"
+    assert html_to_markdown(html).startswith("\\# not a heading")
+
+
+def test_layout_table_with_one_column_becomes_paragraphs():
+    html = ("<body><table><tr><td><p>First paragraph of an old-fashioned page laid out in a table, long enough.</p>"
+            "</td></tr><tr><td><p>Second paragraph of that page, which also has plenty of words in it.</p></td>"
+            "</tr></table></body>")
+    markdown = html_to_markdown(html)
+    assert "|" not in markdown and "First paragraph" in markdown and "Second paragraph" in markdown
+
+
+@pytest.mark.parametrize("html", ["", "   ", "<html></html>", "not html at all", "<<<>>>", "\x00\x01",
+                                  '<?xml version="1.0" encoding="ISO-8859-1"?><html><body><p>x</p></body></html>'])
+def test_garbage_never_raises(html):
+    assert isinstance(html_to_markdown(html), str)
+
+
+def test_page_without_paragraphs_falls_back_to_the_body():
+    assert html_to_markdown("<html><body><div>Just a short note.</div></body></html>") == "Just a short note."
