@@ -73,9 +73,15 @@ def merge_urls(urls: list[str]) -> list[str]:
 def _page_part(document: Document, start: int, max_chars: int) -> dict[str, Any]:
     total = len(document.markdown)
     end = min(total, start + max_chars)
-    if end < total:  # end on a paragraph or line break when one is near, not mid-word
-        cut = document.markdown.rfind("\n", start + max_chars // 2, end)
-        end = cut if cut > start else end
+    if end < total:  # end between paragraphs (or at least lines) when one is near, not mid-word
+        for boundary in ("\n\n", "\n"):
+            cut = document.markdown.rfind(boundary, start + max_chars // 2, end)
+            if cut > start:
+                end = cut + len(boundary)
+                break
+        heading = document.markdown.rfind("\n#", start, end)
+        if heading > start and not document.markdown[heading:end].strip("\n").count("\n"):
+            end = heading + 1  # a heading belongs with the text under it, in the next part
     part = document.markdown[start:end] if start < total else ""
     entry: dict[str, Any] = {
         "url": document.url, "title": document.title, "content": part, "start_index": start,
@@ -93,7 +99,8 @@ def _render_page(entry: dict[str, Any]) -> str:
     total, start = entry["total_chars"], entry["start_index"]
     if total and start >= total:
         return text + templates.PAGE_PAST_END.format(start=start, total=total)
-    text += templates.PAGE_BODY.format(content=entry["content"]) if entry["content"] else templates.PAGE_EMPTY
+    content = entry["content"].strip("\n")
+    text += templates.PAGE_BODY.format(content=content) if content else templates.PAGE_EMPTY
     if entry["next_start_index"] is not None:
         text += templates.PAGE_CONTINUES.format(start=start, end=entry["end_index"], total=total)
     return text
