@@ -28,6 +28,14 @@ def _no_proxies(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("NO_PROXY", "127.0.0.1,localhost")
 
 
+@pytest.fixture(autouse=True)
+def _fresh_politeness() -> None:
+    """Each test starts like a new process: no backend paused, no request slot taken."""
+    from websearch_mcp.backends.politeness import LIMITER
+
+    LIMITER.reset()
+
+
 @pytest.fixture
 def upstream() -> Iterator[FakeUpstream]:
     with FakeUpstream() as server:
@@ -38,7 +46,7 @@ def config_for(upstream: FakeUpstream, **overrides: object) -> Config:
     """A configuration whose upstream URLs all point at the fake upstream, with fast retries."""
     base = Config(ddg_html_url=f"{upstream.url}/html/", ddg_lite_url=f"{upstream.url}/lite/",
                   ddg_api_url=f"{upstream.url}/ia/", timeout=5.0, backoff_seconds=0.01,
-                  retry_after_cap=2.0)
+                  retry_after_cap=2.0, ddg_min_interval=0.0)
     return base.with_overrides(**overrides)
 
 
@@ -47,7 +55,7 @@ def env_for(upstream: FakeUpstream) -> dict[str, str]:
     return {"WEBSEARCH_DDG_HTML_URL": f"{upstream.url}/html/",
             "WEBSEARCH_DDG_LITE_URL": f"{upstream.url}/lite/",
             "WEBSEARCH_DDG_API_URL": f"{upstream.url}/ia/",
-            "WEBSEARCH_BACKOFF": "0.01", "NO_PROXY": "127.0.0.1,localhost"}
+            "WEBSEARCH_BACKOFF": "0.01", "WEBSEARCH_DDG_MIN_INTERVAL": "0", "NO_PROXY": "127.0.0.1,localhost"}
 
 
 @pytest.fixture

@@ -42,6 +42,14 @@ class Config:
     fetch_per_host: int = 2
     cache_bytes: int = 32 * 1024 * 1024
     cache_ttl: float = 600.0
+    searxng_urls: str = ""
+    backends: str = "duckduckgo"
+    search_cache_ttl: float = 300.0
+    search_cache_bytes: int = 8 * 1024 * 1024
+    ddg_min_interval: float = 1.0
+    searxng_min_interval: float = 0.0
+    tavily_api_key: str = ""
+    tavily_url: str = "https://api.tavily.com"
 
     def __init__(self, **values: Any) -> None:
         for name, value in values.items():
@@ -94,14 +102,24 @@ _ENV_FIELDS: dict[str, tuple[str, type]] = {
     "WEBSEARCH_FETCH_PER_HOST": ("fetch_per_host", int),
     "WEBSEARCH_CACHE_BYTES": ("cache_bytes", int),
     "WEBSEARCH_CACHE_TTL": ("cache_ttl", float),
+    "WEBSEARCH_SEARXNG_URLS": ("searxng_urls", str),
+    "WEBSEARCH_BACKENDS": ("backends", str),
+    "WEBSEARCH_SEARCH_CACHE_TTL": ("search_cache_ttl", float),
+    "WEBSEARCH_SEARCH_CACHE_BYTES": ("search_cache_bytes", int),
+    "WEBSEARCH_DDG_MIN_INTERVAL": ("ddg_min_interval", float),
+    "WEBSEARCH_SEARXNG_MIN_INTERVAL": ("searxng_min_interval", float),
+    "TAVILY_API_KEY": ("tavily_api_key", str),
+    "WEBSEARCH_TAVILY_URL": ("tavily_url", str),
 }
+KNOWN_BACKENDS = ("duckduckgo", "searxng")
 _TRUE = ("1", "true", "yes", "on")
 _FALSE = ("0", "false", "no", "off")
 
 _MINIMUMS = {"timeout": 0.1, "max_line_bytes": 1024, "workers": 1, "tools_page_size": 1,
              "max_response_bytes": 1024, "retries": 0, "backoff_seconds": 0.0,
              "retry_after_cap": 0.0, "max_pages": 1, "fetch_max_bytes": 1024, "fetch_concurrency": 1,
-             "fetch_per_host": 1, "cache_bytes": 0, "cache_ttl": 0.0}
+             "fetch_per_host": 1, "cache_bytes": 0, "cache_ttl": 0.0, "search_cache_ttl": 0.0,
+             "search_cache_bytes": 0, "ddg_min_interval": 0.0, "searxng_min_interval": 0.0}
 
 LOG_LEVELS = ("debug", "info", "warning", "error")
 
@@ -137,6 +155,14 @@ def validate(config: Config) -> Config:
     for field, minimum in _MINIMUMS.items():
         if getattr(config, field) < minimum:
             raise ConfigError(f"{field} must be at least {minimum}")
+    for name in backend_order(config):
+        if name not in KNOWN_BACKENDS:
+            raise ConfigError(f"WEBSEARCH_BACKENDS names {name!r}; known backends: {', '.join(KNOWN_BACKENDS)}")
     if config.log_level.lower() not in LOG_LEVELS:
         raise ConfigError(f"log level must be one of {', '.join(LOG_LEVELS)}")
     return config
+
+
+def backend_order(config: Config) -> list[str]:
+    """The backends named in WEBSEARCH_BACKENDS, in order, each once."""
+    return list(dict.fromkeys(n.strip().lower() for n in config.backends.split(",") if n.strip()))

@@ -7,6 +7,11 @@ WEB_SEARCH_RESULT_NO_SNIPPET = "### {position}. {title}\n**URL:** {url}\n\n"
 WEB_SEARCH_SEPARATOR = "---\n\n"
 WEB_SEARCH_FOOTER = "_Source: {source} ({count} results)_"
 WEB_SEARCH_EMPTY = '## Web Search Results for "{query}"\n\nNo results found.\n\n_Source: {source}_'
+WEB_SEARCH_EMPTY_FOOTER = "No results found.\n\n_Source: {source}_"
+SEARCH_ANSWERS = "### Answers\n"
+SEARCH_ANSWER = "- {answer}\n"
+SEARCH_INFOBOX = "### {title}\n{content}\n"
+SEARCH_SUGGESTIONS = "_Suggestions: {suggestions}_\n\n"
 
 # instant_answer (seed 000, with the Answer, Definition and Infobox sections added)
 INSTANT_HEADER = '## Instant Answer for "{query}"\n\n'

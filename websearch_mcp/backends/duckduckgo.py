@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from urllib.parse import urlsplit
 
 from websearch_mcp import log
+from websearch_mcp.backends.base import BackendOutcome, SearchHit, SearchQuery
 from websearch_mcp.backends.duckduckgo_pages import (
     RawResult,
     ResultsPage,
@@ -135,3 +136,46 @@ class DuckDuckGo:
             raise UnexpectedPage(f"DuckDuckGo {endpoint.name} sent a page that holds neither "
                                  "results nor an end-of-results marker", url=endpoint.url)
         return page
+
+
+# DuckDuckGo's `kl` is country-language; a language alone maps to its main country.
+_LANGUAGE_COUNTRY = {"en": "us", "ja": "jp", "zh": "cn", "ko": "kr", "sv": "se", "da": "dk", "el": "gr",
+                     "cs": "cz", "uk": "ua", "he": "il", "vi": "vn", "et": "ee", "sl": "si", "ca": "es",
+                     "ms": "my", "hi": "in", "fa": "ir", "ar": "xa", "nb": "no", "no": "no"}
+_TRADITIONAL = {"tw": "tw-tzh", "hk": "hk-tzh"}
+
+
+def region_for_language(language: str) -> str:
+    """DuckDuckGo's region code for an ISO 639-1 language, optionally with a country (en, en-GB)."""
+    if not language:
+        return "wt-wt"
+    code, _, country = language.partition("-")
+    code, country = code.lower(), country.lower()
+    if code == "zh" and country in _TRADITIONAL:
+        return _TRADITIONAL[country]
+    return f"{country or _LANGUAGE_COUNTRY.get(code, code)}-{code}"
+
+
+class DuckDuckGoBackend:
+    """DuckDuckGo as one backend among several: general web results only."""
+
+    name = "duckduckgo"
+    label = "DuckDuckGo"
+
+    def __init__(self, config: Config) -> None:
+        self.engine = DuckDuckGo(config)
+
+    def supports(self, query: SearchQuery) -> bool:
+        """DuckDuckGo's HTML endpoints serve the general category only."""
+        return query.category == "general"
+
+    def search(self, query: SearchQuery, cancelled: Callable[[], bool] | None = None) -> BackendOutcome:
+        """Search, mapping the language to a region when no region was chosen."""
+        region = query.region if query.region != "wt-wt" or not query.language else region_for_language(query.language)
+        request = SearchRequest(query=query.query, max_results=query.max_results, region=region,
+                                safe_search=query.safe_search, time_range=query.time_range, page=query.page)
+        outcome = self.engine.search(request, cancelled)
+        hits = [SearchHit(title=r.title, url=r.url, snippet=r.snippet, engine="duckduckgo",
+                          engines=["duckduckgo"], published_date=r.date) for r in outcome.results]
+        extras = {"endpoint": outcome.endpoint, "pages_fetched": outcome.pages_fetched, "region": region}
+        return BackendOutcome(hits=hits, extras=extras, notes=outcome.notes)

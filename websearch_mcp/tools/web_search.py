@@ -54,6 +54,23 @@ INPUT_SCHEMA: dict[str, Any] = {
             "minimum": 1,
             "maximum": 10,
         },
+        "category": {
+            "type": "string",
+            "description": "Kind of results; categories other than general need a SearXNG instance",
+            "default": "general",
+            "enum": ["general", "images", "videos", "news", "map", "music", "it", "science", "files"],
+        },
+        "language": {
+            "type": "string",
+            "description": "ISO 639-1 language, optionally with a country (en, de, en-GB); mapped to a "
+                           "DuckDuckGo region when no region is given",
+            "pattern": "^[a-z]{2}(-[A-Z]{2})?$",
+        },
+        "backend": {
+            "type": "string",
+            "description": "Use this backend only (otherwise the configured order, with fallback)",
+            "enum": ["duckduckgo", "searxng"],
+        },
         "fetch_content": {
             "type": "boolean",
             "description": "Also fetch each result's page and include its main content as Markdown",
@@ -80,6 +97,8 @@ _RESULT_SCHEMA: dict[str, Any] = {
         "engine": {"type": "string"},
         "position": {"type": "integer"},
         "published_date": {"type": "string"},
+        "engines": {"type": "array", "items": {"type": "string"}},
+        "score": {"type": "number"},
         "content": {
             "type": "object",
             "properties": {
@@ -114,6 +133,16 @@ OUTPUT_SCHEMA: dict[str, Any] = {
                 "engines_used": {"type": "array", "items": {"type": "string"}},
                 "fetch_content": {"type": "boolean"},
                 "notes": {"type": "array", "items": {"type": "string"}},
+                "category": {"type": "string"},
+                "language": {"type": "string"},
+                "cached": {"type": "boolean"},
+                "instance_used": {"type": "string"},
+                "total_results": {"type": "integer"},
+                "unresponsive_engines": {"type": "array"},
+                "answers": {"type": "array", "items": {"type": "string"}},
+                "infoboxes": {"type": "array"},
+                "suggestions": {"type": "array", "items": {"type": "string"}},
+                "backends_tried": {"type": "array", "items": {"type": "object"}},
                 "content_fetch_stats": {
                     "type": "object",
                     "properties": {"attempted": {"type": "integer"}, "successful": {"type": "integer"},
@@ -140,11 +169,30 @@ def _render_content(result: dict[str, Any]) -> str:
     return text
 
 
-def render_markdown(query: str, results: list[dict[str, Any]], source: str = SOURCE_NAME) -> str:
+def _render_extras(metadata: dict[str, Any]) -> str:
+    parts = []
+    if metadata.get("answers"):
+        parts.append(templates.SEARCH_ANSWERS + "".join(templates.SEARCH_ANSWER.format(answer=a)
+                                                        for a in metadata["answers"]) + "\n")
+    for box in metadata.get("infoboxes") or []:
+        title = box.get("infobox") or box.get("id") or "Infobox"
+        parts.append(templates.SEARCH_INFOBOX.format(title=title, content=" ".join(str(box.get("content") or
+                                                                                      "").split())).rstrip() + "\n\n")
+    if metadata.get("suggestions"):
+        parts.append(templates.SEARCH_SUGGESTIONS.format(suggestions=", ".join(metadata["suggestions"])))
+    return "".join(parts)
+
+
+def render_markdown(query: str, results: list[dict[str, Any]], source: str = SOURCE_NAME,
+                    metadata: dict[str, Any] | None = None) -> str:
     """Seed 000's Markdown for a list of results (or its no-results form), page content included
-    when it was fetched."""
+    when it was fetched, and SearXNG's answers, infoboxes and suggestions when it sent any."""
+    extras = _render_extras(metadata or {})
     if not results:
-        return templates.WEB_SEARCH_EMPTY.format(query=query, source=source)
+        if not extras:
+            return templates.WEB_SEARCH_EMPTY.format(query=query, source=source)
+        return (templates.WEB_SEARCH_HEADER.format(query=query) + extras
+                + templates.WEB_SEARCH_EMPTY_FOOTER.format(source=source))
     parts = [templates.WEB_SEARCH_HEADER.format(query=query)]
     for result in results:
         template = templates.WEB_SEARCH_RESULT if result["description"] else templates.WEB_SEARCH_RESULT_NO_SNIPPET
@@ -152,6 +200,7 @@ def render_markdown(query: str, results: list[dict[str, Any]], source: str = SOU
                                      url=result["url"], snippet=result["description"]))
         parts.append(_render_content(result))
         parts.append(templates.WEB_SEARCH_SEPARATOR)
+    parts.append(extras)
     parts.append(templates.WEB_SEARCH_FOOTER.format(source=source, count=len(results)))
     return "".join(parts)
 
@@ -169,33 +218,47 @@ def _check_query(query: str) -> None:
 
 def search(config: Config, arguments: dict[str, Any], context: ToolContext,
            ) -> tuple[list[dict[str, Any]], dict[str, Any]]:
-    """Search and return (results, metadata) in seed 002's shape."""
-    from websearch_mcp.backends.duckduckgo import DuckDuckGo, SearchRequest
+    """Search (the configured backends in order, or the pinned one) and return (results, metadata)
+    in seed 002's shape; the metadata's `source` names the backend that answered."""
+    from websearch_mcp.backends.base import SearchQuery
+    from websearch_mcp.backends.service import SearchService
 
     _check_query(arguments["query"])
-    request = SearchRequest(query=arguments["query"], max_results=arguments["max_results"],
-                            region=arguments.get("region", "wt-wt"), safe_search=arguments.get("safe_search", 1),
-                            time_range=arguments.get("time_range", ""), page=arguments.get("page", 1))
+    query = SearchQuery(query=arguments["query"], max_results=arguments["max_results"],
+                        region=arguments.get("region", "wt-wt"), language=arguments.get("language", ""),
+                        safe_search=arguments.get("safe_search", 1), time_range=arguments.get("time_range", ""),
+                        page=arguments.get("page", 1), category=arguments.get("category", "general"))
     started = time.monotonic()
-    outcome = DuckDuckGo(config).search(request, context.cancelled.is_set)
-    first = (request.page - 1) * request.max_results + 1
+    answer = SearchService(config).search(query, arguments.get("backend"), context.cancelled.is_set)
+    first = (query.page - 1) * query.max_results + 1
     results = []
-    for offset, raw in enumerate(outcome.results):
-        item: dict[str, Any] = {"title": raw.title, "url": raw.url, "description": raw.snippet,
-                                "engine": "duckduckgo", "position": first + offset}
-        if raw.date:
-            item["published_date"] = raw.date
+    for offset, hit in enumerate(answer.outcome.hits[:query.max_results]):
+        item: dict[str, Any] = {"title": hit.title, "url": hit.url, "description": hit.snippet,
+                                "engine": hit.engine or answer.backend, "position": first + offset}
+        if hit.engines and hit.engines != [item["engine"]]:
+            item["engines"] = hit.engines
+        if hit.score is not None:
+            item["score"] = hit.score
+        if hit.published_date:
+            item["published_date"] = hit.published_date
         results.append(item)
+    extras = answer.outcome.extras
     metadata: dict[str, Any] = {
-        "query": request.query, "backend": "duckduckgo", "endpoint": outcome.endpoint,
-        "region": request.region, "safe_search": request.safe_search,
-        "time_range": request.time_range, "page": request.page, "results_count": len(results),
-        "pages_fetched": outcome.pages_fetched,
-        "search_time_ms": int((time.monotonic() - started) * 1000),
-        "engines_used": ["duckduckgo"], "fetch_content": False,
+        "query": query.query, "backend": answer.backend, "source": answer.label,
+        "category": query.category, "region": extras.get("region", query.region),
+        "safe_search": query.safe_search, "time_range": query.time_range, "page": query.page,
+        "results_count": len(results), "search_time_ms": int((time.monotonic() - started) * 1000),
+        "engines_used": sorted({e for r in results for e in r.get("engines", [r["engine"]])}),
+        "fetch_content": False, "cached": answer.cached, "backends_tried": answer.tried,
     }
-    if outcome.notes:
-        metadata["notes"] = outcome.notes
+    if query.language:
+        metadata["language"] = query.language
+    for key in ("endpoint", "pages_fetched", "instance_used", "total_results", "unresponsive_engines",
+                "answers", "infoboxes", "suggestions"):
+        if extras.get(key):
+            metadata[key] = extras[key]
+    if answer.outcome.notes:
+        metadata["notes"] = answer.outcome.notes
     return results, metadata
 
 
@@ -228,8 +291,8 @@ def run(config: Config, arguments: dict[str, Any], context: ToolContext) -> Tool
     results, metadata = search(config, arguments, context)
     if arguments.get("fetch_content") and results:
         attach_content(config, results, metadata, arguments["max_content_chars"], context)
-    return ToolResult(text=render_markdown(arguments["query"], results),
-                      structured={"results": results, "metadata": metadata})
+    text = render_markdown(arguments["query"], results, metadata["source"], metadata)
+    return ToolResult(text=text, structured={"results": results, "metadata": metadata})
 
 
 def make_tool(config: Config) -> Tool:
