@@ -74,6 +74,7 @@ class Seen:
     query: dict[str, str]
     form: dict[str, str]
     headers: dict[str, str]
+    body: bytes = b""
 
 
 Responder = Callable[[Seen], Reply]
@@ -144,7 +145,7 @@ class FakeUpstream:
                     form = {k: v[0] for k, v in parse_qs(raw.decode(), keep_blank_values=True).items()}
                 seen = Seen(self.command, parts.path,
                             {k: v[0] for k, v in parse_qs(parts.query, keep_blank_values=True).items()},
-                            form, {k.lower(): v for k, v in self.headers.items()})
+                            form, {k.lower(): v for k, v in self.headers.items()}, raw)
                 with upstream._lock:
                     upstream.in_flight += 1
                     upstream.max_in_flight = max(upstream.max_in_flight, upstream.in_flight)

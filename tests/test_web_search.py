@@ -127,7 +127,8 @@ def test_blocking_is_an_error_never_no_results(upstream, config, block):
     assert result["isError"] is True
     assert "No results found" not in text
     assert "rate-limiting" in text and "CAPTCHA" in text and "wait a few minutes" in text
-    assert "structuredContent" not in result
+    assert result["structuredContent"]["error_type"] == "rate_limited_or_captcha"
+    assert "results" not in result["structuredContent"]
 
 
 @pytest.mark.parametrize("failure", [Reply(status=500, body=b"oops"), Reply(fault="reset"),

@@ -27,7 +27,7 @@ class Config:
     ddg_api_url: str = "https://api.duckduckgo.com/"
     timeout: float = 15.0
     user_agent: str = DEFAULT_USER_AGENT
-    log_level: str = "warning"
+    log_level: str = "info"
     max_line_bytes: int = 4 * 1024 * 1024
     workers: int = 4
     tools_page_size: int = 50

@@ -102,13 +102,14 @@ class HttpClient:
 
     def request(self, method: str, url: str, *, params: Mapping[str, Any] | None = None,
                 data: Mapping[str, Any] | None = None, headers: Mapping[str, str] | None = None,
-                max_bytes: int | None = None, retries: int | None = None,
+                json_body: Any = None, max_bytes: int | None = None, retries: int | None = None,
                 follow_redirects: bool = True, check_headers: HeaderCheck | None = None) -> HttpResponse:
         """Send a request and read its body; retry transient failures; raise UpstreamError.
 
         `check_headers(headers, url)` may raise to refuse a response before its body is read."""
         attempts = 1 + (self.config.retries if retries is None else retries)
         options = _SendOptions(params, data, headers, max_bytes, follow_redirects, check_headers)
+        options.json_body = json_body
         for attempt in range(attempts):
             last = attempt == attempts - 1
             try:
@@ -149,7 +150,7 @@ class HttpClient:
         timeout = self.config.timeout
         started = time.monotonic()
         try:
-            with self.session.request(method, url, params=options.params, data=options.data,
+            with self.session.request(method, url, params=options.params, data=options.data, json=options.json_body,
                                       headers=options.headers, timeout=(min(timeout, 10.0), timeout),
                                       stream=True, allow_redirects=options.follow_redirects) as reply:
                 if options.check_headers is not None and not reply.is_redirect:
@@ -220,6 +221,7 @@ class _SendOptions:
         self.max_bytes = max_bytes
         self.follow_redirects = follow_redirects
         self.check_headers = check_headers
+        self.json_body: Any = None
 
 
 class _GuardedAdapter(HTTPAdapter):

@@ -6,7 +6,7 @@ import _thread
 import sys
 
 _LEVELS = {"debug": 10, "info": 20, "warning": 30, "error": 40}
-_threshold = _LEVELS["warning"]
+_threshold = _LEVELS["info"]
 _lock = _thread.allocate_lock()  # threading itself costs start-up time
 
 

@@ -270,7 +270,7 @@ class McpServer:
             return result.raw
         rendered: dict[str, Any] = {"content": [{"type": "text", "text": result.text}]}
         if (result.structured is not None and tool.output_schema is not None
-                and revisions.has_structured_content(revision) and not result.is_error):
+                and revisions.has_structured_content(revision)):
             rendered["structuredContent"] = result.structured
         if result.is_error:
             rendered["isError"] = True

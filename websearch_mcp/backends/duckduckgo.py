@@ -138,10 +138,13 @@ class DuckDuckGo:
         return page
 
 
-# DuckDuckGo's `kl` is country-language; a language alone maps to its main country.
+# DuckDuckGo's `kl` is country-language; a language alone maps to its main country, and a few
+# regions are spelled DuckDuckGo's own way (jp-jp, kr-kr, uk-en, ct-ca, no-no, tw-tzh).
 _LANGUAGE_COUNTRY = {"en": "us", "ja": "jp", "zh": "cn", "ko": "kr", "sv": "se", "da": "dk", "el": "gr",
-                     "cs": "cz", "uk": "ua", "he": "il", "vi": "vn", "et": "ee", "sl": "si", "ca": "es",
-                     "ms": "my", "hi": "in", "fa": "ir", "ar": "xa", "nb": "no", "no": "no"}
+                     "cs": "cz", "uk": "ua", "he": "il", "vi": "vn", "et": "ee", "sl": "si", "ca": "ct",
+                     "ms": "my", "hi": "in", "fa": "ir", "ar": "xa", "nb": "no", "no": "no", "pt": "pt"}
+_COUNTRY_SPELLING = {"gb": "uk"}
+_OWN_SPELLING = {"ja": "jp-jp", "ko": "kr-kr", "nb": "no-no", "no": "no-no"}
 _TRADITIONAL = {"tw": "tw-tzh", "hk": "hk-tzh"}
 
 
@@ -153,7 +156,10 @@ def region_for_language(language: str) -> str:
     code, country = code.lower(), country.lower()
     if code == "zh" and country in _TRADITIONAL:
         return _TRADITIONAL[country]
-    return f"{country or _LANGUAGE_COUNTRY.get(code, code)}-{code}"
+    if code in _OWN_SPELLING and country in ("", _LANGUAGE_COUNTRY[code]):
+        return _OWN_SPELLING[code]
+    country = _COUNTRY_SPELLING.get(country, country) or _LANGUAGE_COUNTRY.get(code, code)
+    return f"{country}-{code}"
 
 
 class DuckDuckGoBackend:

@@ -12,7 +12,7 @@ from websearch_mcp import log
 from websearch_mcp.backends.base import BackendOutcome, BackendUnavailable, SearchQuery
 from websearch_mcp.backends.politeness import LIMITER
 from websearch_mcp.config import Config, backend_order
-from websearch_mcp.errors import InvalidArguments, UpstreamError
+from websearch_mcp.errors import BlockedError, InvalidArguments, UpstreamError
 from websearch_mcp.fetch.cache import TtlCache
 
 
@@ -148,8 +148,15 @@ class SearchService:
                 "search only. Set WEBSEARCH_SEARXNG_URLS to one or more SearXNG instances to search "
                 f"{query.category}.")
         if len(failures) == 1:
-            return failures[0]
-        lines = "; ".join(f"{t['backend']}: {t['reason']}" for t in tried if t["status"] != "answered")
-        error = BackendUnavailable(f"Every search backend failed. {lines}",
-                                   structured=next((f.structured for f in failures if f.structured), None))
+            error = failures[0]
+        else:
+            lines = "; ".join(f"{t['backend']}: {t['reason']}" for t in tried if t["status"] != "answered")
+            error = BackendUnavailable(f"Every search backend failed. {lines}",
+                                       structured=next((f.structured for f in failures if f.structured), None))
+        if error.structured is None:  # seed 002's error shape, whatever the backend
+            blocked = any(isinstance(f, BlockedError) for f in failures)
+            retry = max((f.retry_after or 0 for f in failures), default=0)
+            error.structured = {"error_type": "rate_limited_or_captcha" if blocked else "backend_unavailable",
+                                "error_details": error.message, "attempted_instances": [],
+                                "retry_after": int(retry) if retry else None}
         return error

@@ -15,4 +15,9 @@ def build_registry(config: Config) -> Registry:
     registry.register(instant_answer.make_tool(config))
     registry.register(fetch_content.make_tool(config))
     registry.register(search_context.make_tool(config))
+    if config.tavily_api_key.strip():
+        from websearch_mcp.tools import tavily
+
+        for tool in tavily.make_tools(config):
+            registry.register(tool)
     return registry

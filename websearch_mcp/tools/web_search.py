@@ -116,6 +116,10 @@ _RESULT_SCHEMA: dict[str, Any] = {
 OUTPUT_SCHEMA: dict[str, Any] = {
     "type": "object",
     "properties": {
+        "error_type": {"type": "string"},
+        "error_details": {"type": "string"},
+        "attempted_instances": {"type": "array", "items": {"type": "string"}},
+        "retry_after": {"type": ["integer", "null"]},
         "results": {"type": "array", "items": _RESULT_SCHEMA},
         "metadata": {
             "type": "object",
@@ -152,7 +156,8 @@ OUTPUT_SCHEMA: dict[str, Any] = {
             "required": ["query", "backend", "results_count", "search_time_ms"],
         },
     },
-    "required": ["results", "metadata"],
+    # a failed search carries seed 002's error shape instead (with isError: true)
+    "anyOf": [{"required": ["results", "metadata"]}, {"required": ["error_type", "error_details"]}],
 }
 
 
