@@ -24,7 +24,14 @@ $(STAMP): $(DEPS) $(SOURCES)
 
 install: $(STAMP)  ## create .venv and install the package (as users get it) with its test tools
 
-test: $(STAMP)  ## run the whole test suite (unit, protocol, end-to-end, shell tests)
+CONFORMANCE := .ci/node/node_modules/.bin/conformance
+
+$(CONFORMANCE): .ci/node/package.json
+	@if command -v npm >/dev/null 2>&1; then \
+		npm install --prefix .ci/node --no-audit --no-fund --loglevel=error && touch $(CONFORMANCE); \
+	else echo "npm not found: the MCP conformance tests will be skipped"; fi
+
+test: $(STAMP) $(CONFORMANCE)  ## run the whole test suite (unit, protocol, HTTP, end-to-end, shell, conformance)
 	$(BIN)/python -m pytest -q
 
 lint: $(STAMP)  ## ruff and mypy

@@ -18,6 +18,7 @@ examples:
   websearch-mcp call web_search query="rust async" max_results=5
   websearch-mcp call instant_answer query="python language"
   websearch-mcp tools                             list the tools and their parameters
+  websearch-mcp --http 127.0.0.1:3000             serve MCP (/mcp) and the REST API over HTTP
 
 Settings come from WEBSEARCH_* environment variables (see the README); flags override them.
 """
@@ -35,6 +36,9 @@ def _parser() -> Any:
     parser.add_argument("--timeout", type=float, help="upstream timeout in seconds (WEBSEARCH_TIMEOUT)")
     parser.add_argument("--max-line-bytes", type=int,
                         help="largest accepted stdio message (WEBSEARCH_MAX_LINE_BYTES, default 4 MiB)")
+    parser.add_argument("--http", metavar="[HOST:]PORT", nargs="?", const="127.0.0.1:3000",
+                        help="serve HTTP instead of stdio: MCP at /mcp and the REST API "
+                             "(default 127.0.0.1:3000)")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     commands.add_parser("serve", help="serve MCP over stdio (the default)")
     call = commands.add_parser("call", help="call one tool and print its Markdown")
@@ -68,6 +72,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         from websearch_mcp.call import list_tools
 
         return list_tools(config)
+    if args.http:
+        from websearch_mcp.http.server import serve_http
+
+        try:
+            return serve_http(config, args.http)
+        except (ValueError, OSError) as err:
+            print(f"websearch-mcp: cannot serve HTTP on {args.http}: {err}", file=sys.stderr)
+            return 2
     return run_stdio(config)
 
 

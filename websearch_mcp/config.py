@@ -50,6 +50,10 @@ class Config:
     searxng_min_interval: float = 0.0
     tavily_api_key: str = ""
     tavily_url: str = "https://api.tavily.com"
+    http_token: str = ""
+    http_allowed_origins: str = ""
+    http_max_body: int = 4 * 1024 * 1024
+    http_timeout: float = 30.0
 
     def __init__(self, **values: Any) -> None:
         for name, value in values.items():
@@ -110,6 +114,10 @@ _ENV_FIELDS: dict[str, tuple[str, type]] = {
     "WEBSEARCH_SEARXNG_MIN_INTERVAL": ("searxng_min_interval", float),
     "TAVILY_API_KEY": ("tavily_api_key", str),
     "WEBSEARCH_TAVILY_URL": ("tavily_url", str),
+    "WEBSEARCH_HTTP_TOKEN": ("http_token", str),
+    "WEBSEARCH_HTTP_ALLOWED_ORIGINS": ("http_allowed_origins", str),
+    "WEBSEARCH_HTTP_MAX_BODY": ("http_max_body", int),
+    "WEBSEARCH_HTTP_TIMEOUT": ("http_timeout", float),
 }
 KNOWN_BACKENDS = ("duckduckgo", "searxng")
 _TRUE = ("1", "true", "yes", "on")
@@ -119,7 +127,8 @@ _MINIMUMS = {"timeout": 0.1, "max_line_bytes": 1024, "workers": 1, "tools_page_s
              "max_response_bytes": 1024, "retries": 0, "backoff_seconds": 0.0,
              "retry_after_cap": 0.0, "max_pages": 1, "fetch_max_bytes": 1024, "fetch_concurrency": 1,
              "fetch_per_host": 1, "cache_bytes": 0, "cache_ttl": 0.0, "search_cache_ttl": 0.0,
-             "search_cache_bytes": 0, "ddg_min_interval": 0.0, "searxng_min_interval": 0.0}
+             "search_cache_bytes": 0, "ddg_min_interval": 0.0, "searxng_min_interval": 0.0,
+             "http_max_body": 1024, "http_timeout": 1.0}
 
 LOG_LEVELS = ("debug", "info", "warning", "error")
 

@@ -37,6 +37,11 @@ INSTRUCTIONS = (
     "cited context on a question. Tool errors say what went wrong and what to try next."
 )
 UNSUPPORTED_VERSION = -32022
+HEADER_MISMATCH = -32020
+
+
+class MissingMeta(InvalidParams):
+    """A stateless request lacks a required `_meta` key (HTTP answers it with 400)."""
 DISCOVER_TTL_MS = 3_600_000
 LIST_TTL_MS = 300_000
 
@@ -191,16 +196,16 @@ class McpServer:
     @staticmethod
     def _check_modern_meta(meta: dict[str, Any] | None) -> None:
         if meta is None:
-            raise InvalidParams(f"Invalid params: params._meta is required "
+            raise MissingMeta(f"Invalid params: params._meta is required "
                                 f"(with {revisions.META_VERSION} and {revisions.META_CAPABILITIES})")
         for key in revisions.MODERN_META_KEYS:
             if key not in meta:
-                raise InvalidParams(f"Invalid params: missing required _meta key {key}")
+                raise MissingMeta(f"Invalid params: missing required _meta key {key}")
         version = meta[revisions.META_VERSION]
         if not isinstance(version, str):
-            raise InvalidParams(f"Invalid params: _meta {revisions.META_VERSION} must be a string")
+            raise MissingMeta(f"Invalid params: _meta {revisions.META_VERSION} must be a string")
         if not isinstance(meta[revisions.META_CAPABILITIES], dict):
-            raise InvalidParams(f"Invalid params: _meta {revisions.META_CAPABILITIES} must be an object")
+            raise MissingMeta(f"Invalid params: _meta {revisions.META_CAPABILITIES} must be an object")
         if version != revisions.MODERN:
             raise JsonRpcError("Unsupported protocol version", code=UNSUPPORTED_VERSION,
                                data={"supported": list(revisions.ALL), "requested": version})
@@ -249,6 +254,13 @@ class McpServer:
         if isinstance(token, str) or (isinstance(token, int) and not isinstance(token, bool)):
             context.progress_token = token
         return self._render(tool, self._run_tool(tool, arguments, context), revision)
+
+    def execute(self, name: str, arguments: dict[str, Any], context: ToolContext) -> ToolResult:
+        """Run a tool by name; raises InvalidParams (unknown tool), InvalidArguments or ToolError."""
+        tool = self.registry.get(name)
+        if tool is None:
+            raise InvalidParams(f"Tool not found: {name}")
+        return tool.handler(validate_arguments(arguments, tool.input_schema), context)
 
     @staticmethod
     def _run_tool(tool: Tool, arguments: dict[str, Any], context: ToolContext) -> ToolResult:

@@ -1,0 +1,72 @@
+"""The WSGI application: routes, security checks, and errors, over one McpServer per process."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from websearch_mcp import __version__, log
+from websearch_mcp.config import Config
+from websearch_mcp.http.messages import HttpError, Request, Response
+from websearch_mcp.http.rest import RestFacade
+from websearch_mcp.http.security import check_origin, check_token
+from websearch_mcp.http.streamable import StreamableEndpoint
+from websearch_mcp.mcp import McpServer
+
+Route = Callable[[Request], Response]
+
+
+class WebsearchApp:
+    """A WSGI callable; it keeps no per-client state, so any number of workers can serve it."""
+
+    def __init__(self, config: Config) -> None:
+        from websearch_mcp.tools import build_registry
+
+        self.config = config
+        self.server = McpServer(build_registry(config), page_size=config.tools_page_size)
+        self.allowed_origins = frozenset(o.strip().rstrip("/") for o in config.http_allowed_origins.split(",")
+                                         if o.strip())
+        rest = RestFacade(self.server)
+        mcp = StreamableEndpoint(self.server)
+        self.routes: dict[str, dict[str, Route]] = {
+            "/": {"GET": rest.health},
+            "/tools": {"GET": rest.tools},
+            "/tools/call": {"POST": rest.call},
+            "/mcp": {"POST": mcp.handle, "GET": mcp.handle, "DELETE": mcp.handle},
+        }
+
+    def __call__(self, environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterable[bytes]:
+        request = Request(environ, self.config.http_max_body)
+        try:
+            response = self.dispatch(request)
+        except HttpError as err:
+            response = Response.json(err.status, err.body, err.headers)
+        except Exception:
+            log.exception(f"internal error on {request.method} {request.path}")
+            response = Response.json(500, {"error": "internal error"})
+        response.headers["X-Served-By"] = f"websearch-mcp/{__version__} pid {os.getpid()}"
+        return response.send(start_response)
+
+    def dispatch(self, request: Request) -> Response:
+        """Check who asks, then route."""
+        methods = self.routes.get(request.path.rstrip("/") or "/")
+        if methods is None:
+            raise HttpError(404, {"error": f"no such path: {request.path}"})
+        check_origin(request, self.allowed_origins)
+        if not (request.path == "/" and request.method == "GET"):
+            check_token(request, self.config.http_token)
+        handler = methods.get(request.method)
+        if handler is None:
+            raise HttpError(405, {"error": f"{request.method} is not allowed here"},
+                            {"Allow": ", ".join(sorted(methods))})
+        return handler(request)
+
+
+def create_app(config: Config | None = None) -> WebsearchApp:
+    """A WSGI app for this configuration (from the environment when none is given)."""
+    from websearch_mcp.config import load_config
+
+    config = config or load_config()
+    log.set_level(config.log_level)
+    return WebsearchApp(config)
