@@ -42,8 +42,9 @@ $(VENV)/.bench: $(STAMP)
 	$(BIN)/pip install --quiet trafilatura readability-lxml
 	touch $(VENV)/.bench
 
-bench: $(VENV)/.bench  ## benchmarks (start-up, protocol, parsing, fetching, extraction); prints ratios
+bench: $(VENV)/.bench  ## benchmarks (start-up, protocol, parsing, fetching, HTTP, extraction); prints ratios
 	$(BIN)/python bench/run.py
+	$(BIN)/python bench/http_bench.py
 	$(BIN)/python bench/extraction.py
 
 run: $(STAMP)  ## serve MCP on stdin/stdout
