@@ -36,6 +36,10 @@ def _parser() -> Any:
     parser.add_argument("--timeout", type=float, help="upstream timeout in seconds (WEBSEARCH_TIMEOUT)")
     parser.add_argument("--max-line-bytes", type=int,
                         help="largest accepted stdio message (WEBSEARCH_MAX_LINE_BYTES, default 4 MiB)")
+    parser.add_argument("--servers", metavar="PATH",
+                        help="aggregate the backend MCP servers of this file (WEBSEARCH_SERVERS)")
+    parser.add_argument("--lightweight-list", action="store_true", default=None,
+                        help="tools/list gives name and description only (seed 003; outside the MCP schema)")
     parser.add_argument("--http", metavar="[HOST:]PORT", nargs="?", const="127.0.0.1:3000",
                         help="serve HTTP instead of stdio: MCP at /mcp and the REST API "
                              "(default 127.0.0.1:3000)")
@@ -52,17 +56,21 @@ def _parser() -> Any:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the `websearch-mcp` command."""
-    args_list = list(sys.argv[1:] if argv is None else argv)
     try:
-        config = load_config()
-        if not args_list:  # the path MCP clients take: no argparse, nothing imported that is not needed
-            return run_stdio(config)
-        args = _parser().parse_args(args_list)
-        config = config.with_overrides(log_level=args.log_level, timeout=args.timeout,
-                                       max_line_bytes=args.max_line_bytes)
+        return _main(list(sys.argv[1:] if argv is None else argv))
     except ConfigError as err:
         print(f"websearch-mcp: configuration error: {err}", file=sys.stderr)
         return 2
+
+
+def _main(args_list: list[str]) -> int:
+    config = load_config()
+    if not args_list:  # the path MCP clients take: no argparse, nothing imported that is not needed
+        return run_stdio(config)
+    args = _parser().parse_args(args_list)
+    config = config.with_overrides(log_level=args.log_level, timeout=args.timeout,
+                                   max_line_bytes=args.max_line_bytes, servers_file=args.servers,
+                                   lightweight_list=args.lightweight_list)
     if args.command == "call":
         from websearch_mcp.call import call_tool
 
@@ -90,17 +98,42 @@ def run_stdio(config: Config) -> int:
     from websearch_mcp.tools import build_registry
 
     log.set_level(config.log_level)
-    # SIGTERM keeps its default action (exit at once): nothing here needs cleaning up, and
-    # importing `signal` would cost start-up time.
+    registry = build_registry(config)
+    # Without backend servers SIGTERM keeps its default action (exit at once): nothing needs
+    # cleaning up, and importing `signal` would cost start-up time.
+    manager = _start_backends(config, registry) if config.servers_file else None
     protocol_out = sys.stdout.buffer
     sys.stdout = sys.stderr  # a stray print() from anywhere must not corrupt the protocol stream
-    server = McpServer(build_registry(config), page_size=config.tools_page_size)
+    server = McpServer(registry, page_size=config.tools_page_size, list_changed=manager is not None,
+                       lightweight=config.lightweight_list)
     try:
         status = serve(sys.stdin.buffer, protocol_out, server, config)
     except KeyboardInterrupt:  # Ctrl-C in a terminal: no traceback
-        return 130
+        status = 130
+    finally:
+        if manager is not None:
+            manager.close()
     try:
         protocol_out.flush()
     except (OSError, ValueError):
         pass
     return status
+
+
+def _start_backends(config: Config, registry: Any) -> Any:
+    """Start the backend servers of the servers file, and close them on SIGTERM too."""
+    import os
+    import signal
+
+    from websearch_mcp.proxy.manager import ProxyManager
+    from websearch_mcp.proxy.servers_file import load_servers
+
+    manager = ProxyManager(load_servers(config.servers_file), registry, config.backend_timeout)
+
+    def close_and_exit(signum: int, frame: Any) -> None:
+        manager.close()
+        os._exit(0)
+
+    signal.signal(signal.SIGTERM, close_and_exit)
+    manager.start()
+    return manager

@@ -54,6 +54,9 @@ class Config:
     http_allowed_origins: str = ""
     http_max_body: int = 4 * 1024 * 1024
     http_timeout: float = 30.0
+    servers_file: str = ""
+    backend_timeout: float = 60.0
+    lightweight_list: bool = False
 
     def __init__(self, **values: Any) -> None:
         for name, value in values.items():
@@ -118,6 +121,9 @@ _ENV_FIELDS: dict[str, tuple[str, type]] = {
     "WEBSEARCH_HTTP_ALLOWED_ORIGINS": ("http_allowed_origins", str),
     "WEBSEARCH_HTTP_MAX_BODY": ("http_max_body", int),
     "WEBSEARCH_HTTP_TIMEOUT": ("http_timeout", float),
+    "WEBSEARCH_SERVERS": ("servers_file", str),
+    "WEBSEARCH_BACKEND_TIMEOUT": ("backend_timeout", float),
+    "WEBSEARCH_LIGHTWEIGHT_LIST": ("lightweight_list", bool),
 }
 KNOWN_BACKENDS = ("duckduckgo", "searxng")
 _TRUE = ("1", "true", "yes", "on")
@@ -128,7 +134,7 @@ _MINIMUMS = {"timeout": 0.1, "max_line_bytes": 1024, "workers": 1, "tools_page_s
              "retry_after_cap": 0.0, "max_pages": 1, "fetch_max_bytes": 1024, "fetch_concurrency": 1,
              "fetch_per_host": 1, "cache_bytes": 0, "cache_ttl": 0.0, "search_cache_ttl": 0.0,
              "search_cache_bytes": 0, "ddg_min_interval": 0.0, "searxng_min_interval": 0.0,
-             "http_max_body": 1024, "http_timeout": 1.0}
+             "http_max_body": 1024, "http_timeout": 1.0, "backend_timeout": 0.1}
 
 LOG_LEVELS = ("debug", "info", "warning", "error")
 

@@ -103,10 +103,12 @@ class McpServer:
     """Answers MCP requests of either era; one instance serves every connection."""
 
     def __init__(self, registry: Registry, page_size: int = 50,
-                 instructions: str = INSTRUCTIONS) -> None:
+                 instructions: str = INSTRUCTIONS, list_changed: bool = False, lightweight: bool = False) -> None:
         self.registry = registry
         self.page_size = page_size
         self.instructions = instructions
+        self.list_changed = list_changed  # tools come and go (backend servers): clients are told
+        self.lightweight = lightweight  # seed 003's name-and-description listing (outside the MCP schema)
         self._shared: dict[str, MethodHandler] = {
             "tools/list": self._tools_list,
             "tools/call": self._tools_call,
@@ -172,7 +174,7 @@ class McpServer:
                  f"asked {params.get('protocolVersion')!r}, answering {revision}")
         return {
             "protocolVersion": revision,
-            "capabilities": {"tools": {"listChanged": False}},
+            "capabilities": {"tools": {"listChanged": self.list_changed}},
             "serverInfo": revisions.shape_implementation(SERVER_INFO, revision),
             "instructions": self.instructions,
         }
@@ -228,7 +230,11 @@ class McpServer:
         if offset > len(tools):
             raise InvalidParams(f"Invalid cursor: {params.get('cursor')}")
         page = tools[offset:offset + self.page_size]
-        result: dict[str, Any] = {"tools": [revisions.shape_tool(t.describe(), revision) for t in page]}
+        if self.lightweight:
+            listed = [{"name": t.name, "description": t.description} for t in page]
+        else:
+            listed = [revisions.shape_tool(t.describe(), revision) for t in page]
+        result: dict[str, Any] = {"tools": listed}
         if offset + self.page_size < len(tools):
             result["nextCursor"] = _encode_cursor(offset + self.page_size)
         if revision == revisions.MODERN:
@@ -266,7 +272,8 @@ class McpServer:
     def _run_tool(tool: Tool, arguments: dict[str, Any], context: ToolContext) -> ToolResult:
         started = time.monotonic()
         try:
-            checked = validate_arguments(arguments, tool.input_schema)
+            # a backend server's tool is checked by that server, with its own rules
+            checked = arguments if tool.definition is not None else validate_arguments(arguments, tool.input_schema)
             result = tool.handler(checked, context)
         except ToolError as err:
             result = ToolResult(text=err.message, structured=err.structured, is_error=True)

@@ -69,6 +69,8 @@ class Connection:
         self._inflight: dict[tuple[str, Any], ToolContext] = {}
         self._inflight_lock = _thread.allocate_lock()
         self._pool: WorkerPool | None = None
+        if server.list_changed:
+            server.registry.listeners.append(self._tools_changed)
 
     # -- output ---------------------------------------------------------------------------------
 
@@ -84,6 +86,11 @@ class Connection:
             except (OSError, ValueError):
                 self.closed = True  # the client is gone; nothing more can be answered
                 log.warning("stdout is closed; stopping")
+
+    def _tools_changed(self) -> None:
+        """A backend server's tools came or went: tell a client that negotiated a revision."""
+        if self.session.protocol_version is not None:
+            self.write(jsonrpc.notification("notifications/tools/list_changed"))
 
     # -- input ----------------------------------------------------------------------------------
 

@@ -105,7 +105,8 @@ class Tool:
 
     def __init__(self, name: str, description: str, input_schema: JSONObject, handler: Handler,
                  title: str | None = None, output_schema: JSONObject | None = None,
-                 annotations: JSONObject | None = None) -> None:
+                 annotations: JSONObject | None = None, definition: JSONObject | None = None) -> None:
+        self.definition = definition  # a backend server's Tool object, passed on unchanged but for the name
         self.name = name
         self.description = description
         self.input_schema = input_schema
@@ -116,6 +117,8 @@ class Tool:
 
     def describe(self) -> JSONObject:
         """The Tool object of the newest revision; `revisions.shape_tool` trims it per revision."""
+        if self.definition is not None:
+            return {**self.definition, "name": self.name}
         described: JSONObject = {"name": self.name}
         if self.title:
             described["title"] = self.title
@@ -132,23 +135,39 @@ class Tool:
 
 
 class Registry:
-    """Tools by name, in registration order; refuses a second tool of the same name."""
+    """Tools by name, in registration order; refuses a second tool of the same name.
+
+    Groups of tools (a backend server's) can be replaced or removed while the server runs; the
+    listeners hear of every such change."""
 
     def __init__(self) -> None:
         self._tools: dict[str, Tool] = {}
+        self._lock = _thread.allocate_lock()
+        self.listeners: list[Callable[[], None]] = []
 
     def register(self, tool: Tool) -> None:
         """Add a tool; its name must be new."""
-        if tool.name in self._tools:
-            raise ValueError(f"duplicate tool name: {tool.name}")
-        self._tools[tool.name] = tool
+        with self._lock:
+            if tool.name in self._tools:
+                raise ValueError(f"duplicate tool name: {tool.name}")
+            self._tools[tool.name] = tool
+
+    def replace_group(self, prefix: str, tools: list[Tool]) -> None:
+        """Put these tools in place of every tool whose name starts with `prefix`."""
+        with self._lock:
+            kept = {name: tool for name, tool in self._tools.items() if not name.startswith(prefix)}
+            kept.update((tool.name, tool) for tool in tools)
+            self._tools = kept
+        for listener in list(self.listeners):
+            listener()
 
     def get(self, name: str) -> Tool | None:
         """The tool of that name, or None."""
         return self._tools.get(name)
 
     def __iter__(self) -> Iterator[Tool]:
-        return iter(list(self._tools.values()))
+        with self._lock:
+            return iter(list(self._tools.values()))
 
     def __len__(self) -> int:
         return len(self._tools)

@@ -1,0 +1,1 @@
+"""Aggregation: backend MCP servers started as child processes, their tools offered as NAME.TOOL."""

@@ -1,0 +1,32 @@
+"""All backend servers of a servers file: started in parallel, closed together."""
+
+from __future__ import annotations
+
+from websearch_mcp import log
+from websearch_mcp.proxy.servers_file import BackendSpec
+from websearch_mcp.proxy.supervisor import BackendSupervisor
+from websearch_mcp.tools.registry import Registry
+
+
+class ProxyManager:
+    """Starts every enabled backend without waiting for any; `close` ends them all."""
+
+    def __init__(self, specs: list[BackendSpec], registry: Registry, call_timeout: float) -> None:
+        self.supervisors = [BackendSupervisor(spec, registry, call_timeout) for spec in specs if spec.enabled]
+        log.info(f"aggregating {len(self.supervisors)} backend server(s)")
+
+    def start(self) -> None:
+        """Start all backends in parallel (each on its own thread)."""
+        for supervisor in self.supervisors:
+            supervisor.start()
+
+    def wait_ready(self, timeout: float) -> bool:
+        """Wait until every backend has listed its tools (for tests and the CLI)."""
+        return all(s.ready.wait(timeout) for s in self.supervisors)
+
+    def close(self) -> None:
+        """Close every child: stdin, then SIGTERM, then SIGKILL; none is left behind."""
+        for supervisor in self.supervisors:
+            supervisor.stopping.set()
+        for supervisor in self.supervisors:
+            supervisor.stop()
