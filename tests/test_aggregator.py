@@ -17,7 +17,6 @@ from typing import Any
 import pytest
 
 from tests.conftest import client_environment, env_for, installed_command
-from tests.fake_upstream import Reply
 from tests.helpers import call, initialize, request
 
 BACKEND = str(Path(__file__).resolve().parent / "backend_server.py")
@@ -313,4 +312,3 @@ def test_third_party_server_from_npm(aggregate):
     assert tools["everything.echo"]["inputSchema"]["type"] == "object"
     echoed = aggregator.ask(call("everything.echo", {"message": "hi from the aggregator"}, id=1))
     assert "hi from the aggregator" in json.dumps(echoed["result"])
-    assert Reply  # the fake upstream is not needed here

@@ -6,7 +6,7 @@ import time
 
 import pytest
 
-from tests.conftest import PAGE_ONE, config_for
+from tests.conftest import config_for
 from tests.fake_upstream import FakeUpstream, Reply
 from tests.helpers import call, exchange
 from websearch_mcp.backends.duckduckgo import region_for_language
@@ -224,7 +224,7 @@ def test_unknown_backend_in_configuration_is_a_start_up_error():
         load_config({"WEBSEARCH_BACKENDS": "duckduckgo,bing"})
 
 
-def test_page_one_fixture_still_default(ddg, config):
-    assert search(config, query="rust programming language")["structuredContent"]["metadata"]["backend"] == \
-        "duckduckgo"
-    assert PAGE_ONE
+def test_duckduckgo_is_the_default_backend(ddg, config):
+    metadata = search(config, query="rust programming language")["structuredContent"]["metadata"]
+    assert metadata["backend"] == "duckduckgo" and metadata["backends_tried"] == [
+        {"backend": "duckduckgo", "status": "answered", "reason": ""}]
