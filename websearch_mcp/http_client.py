@@ -118,13 +118,13 @@ class HttpClient:
                 if last:
                     raise
                 log.info(f"{method} {url}: {err.message}; retrying")
-                self._pause(self._backoff(attempt))
+                self.pause(self._backoff(attempt))
                 continue
             wait = self._wait_before_retry(response, attempt)
             if wait is None or last:
                 return response
             log.info(f"{method} {url}: HTTP {response.status}; retrying in {wait:.1f} s")
-            self._pause(wait)
+            self.pause(wait)
         raise AssertionError("unreachable")
 
     def _backoff(self, attempt: int) -> float:
@@ -142,7 +142,8 @@ class HttpClient:
         return None
 
     @staticmethod
-    def _pause(seconds: float) -> None:
+    def pause(seconds: float) -> None:
+        """Sleep between retries."""
         threading.Event().wait(seconds)
 
     def _send_once(self, method: str, url: str, options: _SendOptions) -> HttpResponse:

@@ -7,8 +7,6 @@ from typing import Any
 
 from websearch_mcp.errors import UpstreamError
 
-CATEGORIES = ("general", "images", "videos", "news", "map", "music", "it", "science", "files")
-
 
 @dataclass(frozen=True)
 class SearchQuery:
@@ -53,7 +51,3 @@ class BackendUnavailable(UpstreamError):
                  retry_after: float | None = None) -> None:
         super().__init__(message, retry_after=retry_after)
         self.structured = structured
-
-
-class UnsupportedQuery(BackendUnavailable):
-    """The backend cannot serve this kind of query (a category it lacks)."""

@@ -77,7 +77,7 @@ class TavilyClient:
                 wait = min(response.retry_after() or self.config.backoff_seconds * 2 ** attempt,
                            self.config.retry_after_cap)
                 log.info(f"Tavily rate limit on {path}; retrying in {wait:.1f} s")
-                self.http._pause(wait)
+                self.http.pause(wait)
                 continue
             if response.status >= 400:
                 error_type = ERROR_TYPES.get(response.status, "API_ERROR")

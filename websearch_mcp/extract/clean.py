@@ -58,11 +58,6 @@ def class_weight(element: HtmlElement) -> float:
     return weight
 
 
-def is_boilerplate(element: HtmlElement) -> bool:
-    """Whether an element's class or id names page furniture more than article content."""
-    return class_weight(element) < 0
-
-
 _PRUNE_CANDIDATES = (".//div | .//section | .//aside | .//ul | .//ol | .//table | .//p | .//span | .//figure | "
                      ".//figcaption | .//h1 | .//h2 | .//h3 | .//h4 | .//header | .//footer | .//nav | .//form | .//dl")
 _ALWAYS_DROP = frozenset({"figure", "figcaption", "h1", "nav", "form"})

@@ -9,8 +9,6 @@ reaches and which of its siblings belong to it.
 
 from __future__ import annotations
 
-import re
-
 from websearch_mcp.extract.clean import STRONG_NEGATIVE, class_weight
 
 TYPE_CHECKING = False
@@ -20,10 +18,8 @@ if TYPE_CHECKING:
 MIN_PARAGRAPH = 40
 CANDIDATES = 15
 CLIMB_GAIN = 2.0
-STOP_AT_MARKED = False
 SIBLING_MIN = 6.0
 SIBLING_SHARE = 0.15
-SIBLING_PROSE = 0.5
 INLINE_TAGS = frozenset({"a", "b", "strong", "i", "em", "span", "font", "u", "small", "big", "sup", "sub",
                          "mark", "abbr", "cite", "q", "time", "code", "br", "s", "del", "ins"})
 # Paragraph-like elements: the usual tags, and containers that hold text directly or in inline children.
@@ -140,18 +136,6 @@ def _climb(best: HtmlElement, scores: Scores) -> HtmlElement:
         if theirs < mine * CLIMB_GAIN or link_density(parent) > 0.3:
             return best
         best = parent
-
-
-_ARTICLE_BODY = re.compile(r"article-?body|story-?body|entry-content|post-content|article-content|"
-                           r"post-body|articletext|story-text|article-text", re.IGNORECASE)
-
-
-def _marks_article_body(element: HtmlElement) -> bool:
-    """Whether the markup names this element the article body."""
-    if element.get("itemprop") == "articleBody":
-        return True
-    label = f"{element.get('class', '')} {element.get('id', '')}"
-    return len(label) > 2 and _ARTICLE_BODY.search(label) is not None
 
 
 def main_elements(root: HtmlElement) -> list[HtmlElement]:

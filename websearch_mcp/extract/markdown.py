@@ -183,10 +183,7 @@ class MarkdownRenderer:
             lines.append("  " * depth + marker + text)
             lines.extend(sublists)
         if lines:
-            if depth:
-                self.blocks.append("\n".join(lines))
-            else:
-                self.blocks.append("\n".join(lines))
+            self.blocks.append("\n".join(lines))
 
     def _list_item(self, item: HtmlElement, depth: int) -> tuple[str, list[str]]:
         parts: list[str] = []
@@ -233,14 +230,6 @@ class MarkdownRenderer:
         lines = ["| " + " | ".join(r + [""] * (width - len(r))) + " |" for r in rows]
         lines.insert(1, "|" + " --- |" * width)
         self.blocks.append("\n".join(lines))
-
-
-def render(element: HtmlElement, base_url: str | None = None) -> str:
-    """The Markdown of an element's content."""
-    renderer = MarkdownRenderer(base_url)
-    tag = element.tag if isinstance(element.tag, str) else "div"
-    renderer.render_block(element, tag if tag in BLOCK_TAGS else "div")
-    return "\n\n".join(renderer.blocks)
 
 
 def render_all(elements: list[HtmlElement], base_url: str | None = None) -> str:

@@ -20,10 +20,6 @@ class ProxyManager:
         for supervisor in self.supervisors:
             supervisor.start()
 
-    def wait_ready(self, timeout: float) -> bool:
-        """Wait until every backend has listed its tools (for tests and the CLI)."""
-        return all(s.ready.wait(timeout) for s in self.supervisors)
-
     def close(self) -> None:
         """Close every child: stdin, then SIGTERM, then SIGKILL; none is left behind."""
         for supervisor in self.supervisors:

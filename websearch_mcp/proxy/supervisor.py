@@ -37,7 +37,6 @@ class BackendSupervisor:
         self.modern = False
         self.stopping = threading.Event()
         self.ready = threading.Event()
-        self.restarts = 0
         self._progress: dict[str, ToolContext] = {}
         self._relist = threading.Event()
         self._thread = threading.Thread(target=self._run, name=f"backend-{spec.name}", daemon=True)
@@ -72,7 +71,6 @@ class BackendSupervisor:
                 return
             delay = BACKOFF[min(failures, len(BACKOFF) - 1)]
             failures += 1
-            self.restarts += 1
             log.warning(f"backend {self.spec.name} is not running; restarting in {delay:g} s")
             self.stopping.wait(delay)
 
