@@ -9,7 +9,10 @@ from websearch_mcp.extract.main_content import main_elements
 from websearch_mcp.extract.markdown import render_all
 from websearch_mcp.extract.metadata import PageMetadata, read_metadata
 
-_PARSER = lxml.html.HTMLParser(remove_comments=True, remove_pis=True)
+_PARSER = lxml.html.HTMLParser(remove_comments=True, remove_pis=True, remove_blank_text=True, collect_ids=False)
+# Every element as a plain HtmlElement, chosen in C: lxml.html's own lookup runs Python code for each
+# element proxy (to pick form and input classes this module never uses), a sizeable share of the time.
+_PARSER.set_element_class_lookup(lxml.etree.ElementDefaultClassLookup(element=lxml.html.HtmlElement))
 
 
 class ExtractedPage:

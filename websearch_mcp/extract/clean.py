@@ -32,12 +32,17 @@ POSITIVE = re.compile(
 STRONG_NEGATIVE = re.compile(r"comment|disqus|respond|reply", re.IGNORECASE)
 
 
+_MAYBE_HIDDEN = etree.XPath("//body//*[@hidden or @aria-hidden or @style]")
+
+
 def drop_junk(tree: HtmlElement) -> None:
     """Remove scripts, styles, embedded media, images and form controls, keeping text that follows them."""
     etree.strip_elements(tree, *JUNK_TAGS, etree.Comment, etree.ProcessingInstruction, with_tail=False)
-    for element in tree.xpath("//body//*[@hidden or @aria-hidden='true' or "
-                              "contains(translate(@style, ' ', ''), 'display:none')]"):
-        if element.getparent() is not None:
+    for element in _MAYBE_HIDDEN(tree):
+        style = element.get("style")
+        hidden = (element.get("hidden") is not None or element.get("aria-hidden") == "true"
+                  or (style is not None and "display:none" in style.replace(" ", "").lower()))
+        if hidden and element.getparent() is not None:
             element.drop_tree()
 
 
@@ -58,8 +63,8 @@ def class_weight(element: HtmlElement) -> float:
     return weight
 
 
-_PRUNE_CANDIDATES = (".//div | .//section | .//aside | .//ul | .//ol | .//table | .//p | .//span | .//figure | "
-                     ".//figcaption | .//h1 | .//h2 | .//h3 | .//h4 | .//header | .//footer | .//nav | .//form | .//dl")
+_PRUNE_CANDIDATES = ("div", "section", "aside", "ul", "ol", "table", "p", "span", "figure", "figcaption", "h1", "h2",
+                     "h3", "h4", "header", "footer", "nav", "form", "dl")
 _ALWAYS_DROP = frozenset({"figure", "figcaption", "h1", "nav", "form"})
 _LISTS = frozenset({"ul", "ol", "div", "section", "table", "dl", "aside", "p", "h2", "h3", "h4"})
 # Labels of widgets that sit inside articles: "Advertisement", "Read more", "You may also like...".
@@ -77,8 +82,8 @@ _BYLINE = re.compile(r"^(?:by|posted by|written by|author:?)\s+\S", re.IGNORECAS
 def prune(root: HtmlElement) -> None:
     """Inside the chosen content, remove furniture: captions, titles, link lists, labelled widgets."""
     total = len(root.text_content()) or 1
-    for element in root.xpath(_PRUNE_CANDIDATES):
-        if _is_furniture(element, total):
+    for element in list(root.iter(*_PRUNE_CANDIDATES)):  # one pass, in document order
+        if element is not root and _is_furniture(element, total):
             element.drop_tree()
 
 

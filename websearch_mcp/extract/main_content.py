@@ -9,6 +9,10 @@ reaches and which of its siblings belong to it.
 
 from __future__ import annotations
 
+import heapq
+
+from lxml import etree
+
 from websearch_mcp.extract.clean import STRONG_NEGATIVE, class_weight
 
 TYPE_CHECKING = False
@@ -17,16 +21,18 @@ if TYPE_CHECKING:
 
 MIN_PARAGRAPH = 40
 CANDIDATES = 15
+SUBTREE_DEPTH = 10
 CLIMB_GAIN = 2.0
 SIBLING_MIN = 6.0
 SIBLING_SHARE = 0.15
 INLINE_TAGS = frozenset({"a", "b", "strong", "i", "em", "span", "font", "u", "small", "big", "sup", "sub",
                          "mark", "abbr", "cite", "q", "time", "code", "br", "s", "del", "ins"})
 # Paragraph-like elements: the usual tags, and containers that hold text directly or in inline children.
-_PARAGRAPHS = ("//body//p | //body//pre | //body//td | //body//dd | //body//blockquote[not(p)] | "
-               "//body//*[self::div or self::section or self::article or self::font or self::span or self::li]"
-               "[text()[normalize-space()] or span or font or b or strong or em or i or a]"
-               "[not(p) or text()[string-length(normalize-space()) > 100]]")
+_PARAGRAPHS = etree.XPath(
+    "//body//p | //body//pre | //body//td | //body//dd | //body//blockquote[not(p)] | "
+    "//body//*[self::div or self::section or self::article or self::font or self::span or self::li]"
+    "[text()[normalize-space()] or span or font or b or strong or em or i or a]"
+    "[not(p) or text()[string-length(normalize-space()) > 100]]")
 _NO_TEXT = frozenset({"html", "body"})
 _PARAGRAPH_TAGS = frozenset({"p", "pre", "td", "dd", "blockquote"})
 
@@ -42,8 +48,6 @@ def link_density(element: HtmlElement) -> float:
 
 def _own_text_length(element: HtmlElement) -> int:
     """Text of a container that sits in it directly or inside inline children (not nested blocks)."""
-    if element.tag in _PARAGRAPH_TAGS:
-        return len(element.text_content().strip())
     length = len((element.text or "").strip())
     for child in element:
         if child.tag in INLINE_TAGS:
@@ -97,12 +101,15 @@ def score_paragraphs(root: HtmlElement) -> Scores:
     readability = scores.readability
     subtree = scores.subtree
     prose = scores.prose
-    for paragraph in root.xpath(_PARAGRAPHS):
-        length = _own_text_length(paragraph)
+    for paragraph in _PARAGRAPHS(root):
+        text = paragraph.text_content()
+        if len(text) < MIN_PARAGRAPH:  # its own text can only be shorter: most candidates end here
+            continue
+        holds_text = paragraph.tag not in _PARAGRAPH_TAGS
+        length = _own_text_length(paragraph) if holds_text else len(text.strip())
         if length < MIN_PARAGRAPH:
             continue
-        points = 1.0 + paragraph.text_content().count(",") + min(length / 100.0, 3.0)
-        holds_text = paragraph.tag not in _PARAGRAPH_TAGS
+        points = 1.0 + text.count(",") + min(length / 100.0, 3.0)
         parent = paragraph.getparent()
         credited = [(paragraph, 1.0), (parent, 1.0)] if holds_text else [(parent, 1.0)]
         last = credited[-1][0]
@@ -114,7 +121,9 @@ def score_paragraphs(root: HtmlElement) -> Scores:
             scores.paragraphs[ancestor] = scores.paragraphs.get(ancestor, 0) + 1
         factor = scores.context_factor(paragraph)
         element = paragraph if holds_text else parent
-        while element is not None and element.tag not in _NO_TEXT and factor:
+        for _ in range(SUBTREE_DEPTH):  # the climb never goes further up than this
+            if element is None or element.tag in _NO_TEXT or not factor:
+                break
             factor *= scores.context_factor(element) if element is not paragraph else 1.0
             subtree[element] = subtree.get(element, 0.0) + points * factor
             prose[element] = prose.get(element, 0.0) + length * factor
@@ -144,7 +153,9 @@ def main_elements(root: HtmlElement) -> list[HtmlElement]:
     if not scores.readability:
         body = root.find("body")
         return [body if body is not None else root]
-    ranked = sorted(scores.readability, key=scores.weighted, reverse=True)[:CANDIDATES]
+    # class weights move a score by 85 at most: only the best raw scores can end up on top
+    raw = heapq.nlargest(CANDIDATES * 3, scores.readability, key=scores.readability.__getitem__)
+    ranked = heapq.nlargest(CANDIDATES, raw, key=scores.weighted)
     best = max(ranked, key=scores.final)
     best = _climb(best, scores)
     parent = best.getparent()

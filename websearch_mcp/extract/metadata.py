@@ -29,13 +29,22 @@ class PageMetadata:
         return {name: getattr(self, name) for name in self.__slots__ if getattr(self, name)}
 
 
-def _meta(tree: HtmlElement, *names: str) -> str:
-    for name in names:
-        for element in tree.xpath(f"//meta[@property='{name}' or @name='{name}' or @itemprop='{name}']"):
-            content = " ".join((element.get("content") or "").split())
-            if content:
-                return content
-    return ""
+def _meta_tags(tree: HtmlElement) -> dict[str, str]:
+    """Every <meta> name, property or itemprop with its content (the first one wins), in one pass."""
+    found: dict[str, str] = {}
+    for element in tree.iter("meta"):
+        content = " ".join((element.get("content") or "").split())
+        if not content:
+            continue
+        for attribute in ("property", "name", "itemprop", "http-equiv"):
+            key = (element.get(attribute) or "").strip().lower()
+            if key and key not in found:
+                found[key] = content
+    return found
+
+
+def _first(tags: dict[str, str], *names: str) -> str:
+    return next((tags[name] for name in names if name in tags), "")
 
 
 def _first_text(tree: HtmlElement, xpath: str) -> str:
@@ -49,20 +58,20 @@ def _first_text(tree: HtmlElement, xpath: str) -> str:
 def read_metadata(tree: HtmlElement) -> PageMetadata:
     """Metadata from meta tags, <title>, <time> and byline markup (read before any cleaning)."""
     meta = PageMetadata()
-    title = _meta(tree, "og:title", "twitter:title") or _first_text(tree, "//title")
-    site = _meta(tree, "og:site_name", "application-name")
+    tags = _meta_tags(tree)
+    title = _first(tags, "og:title", "twitter:title") or _first_text(tree, "//title")
+    site = _first(tags, "og:site_name", "application-name")
     if title and site and title.endswith(site):
         title = _TITLE_SUFFIX.sub("", title) or title
     meta.title = title or _first_text(tree, "//h1")
     meta.site_name = site
-    meta.description = _meta(tree, "description", "og:description", "twitter:description")
-    meta.byline = (_meta(tree, "author", "article:author", "parsely-author", "sailthru.author")
-                   or _first_text(tree, "//*[@itemprop='author']//*[@itemprop='name'] | //*[@rel='author'] | "
-                                        "//*[contains(concat(' ', normalize-space(@class), ' '), ' byline ')]"))
-    meta.date = (_meta(tree, "article:published_time", "datePublished", "date", "pubdate", "og:updated_time")
+    meta.description = _first(tags, "description", "og:description", "twitter:description")
+    meta.byline = (_first(tags, "author", "article:author", "parsely-author", "sailthru.author")
+                   or _first_text(tree, "//body//*[@rel='author' or @itemprop='author' or "
+                                        "contains(@class, 'byline')]"))
+    meta.date = (_first(tags, "article:published_time", "datepublished", "date", "pubdate", "og:updated_time")
                  or _first_text(tree, "//time/@datetime"))
-    meta.language = (tree.get("lang") or _meta(tree, "og:locale", "content-language")
-                     or _first_text(tree, "//meta[@http-equiv='content-language']/@content")).strip()
+    meta.language = (tree.get("lang") or _first(tags, "content-language", "og:locale")).strip()
     if meta.byline.lower().startswith("by "):
         meta.byline = meta.byline[3:].strip()
     return meta
