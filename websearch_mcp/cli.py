@@ -29,10 +29,11 @@ def _parser() -> Any:
 
     parser = argparse.ArgumentParser(
         prog="websearch-mcp", epilog=USAGE_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter,
-        description="An MCP server for web search (DuckDuckGo), instant answers and page content.")
+        description="An MCP server for web search (DuckDuckGo, SearXNG, Tavily), instant answers, page "
+                    "content and retrieval context; it can also aggregate other MCP servers.")
     parser.add_argument("--version", action="version", version=f"websearch-mcp {__version__}")
     parser.add_argument("--log-level", choices=["debug", "info", "warning", "error"],
-                        help="stderr log level (WEBSEARCH_LOG_LEVEL, default warning)")
+                        help="stderr log level (WEBSEARCH_LOG_LEVEL, default info)")
     parser.add_argument("--timeout", type=float, help="upstream timeout in seconds (WEBSEARCH_TIMEOUT)")
     parser.add_argument("--max-line-bytes", type=int,
                         help="largest accepted stdio message (WEBSEARCH_MAX_LINE_BYTES, default 4 MiB)")
