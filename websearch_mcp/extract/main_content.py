@@ -22,6 +22,7 @@ if TYPE_CHECKING:
 MIN_PARAGRAPH = 40
 CANDIDATES = 15
 SUBTREE_DEPTH = 10
+
 CLIMB_GAIN = 2.0
 SIBLING_MIN = 6.0
 SIBLING_SHARE = 0.15
@@ -89,9 +90,16 @@ class Scores:
         return score
 
     def final(self, element: HtmlElement) -> float:
-        """The weighted score less the share of text in links."""
+        """The weighted score less the share of text in links, discounted inside furniture
+        (a candidate inside a comment section scores nothing)."""
         if element not in self._final:
-            self._final[element] = self.weighted(element) * (1.0 - link_density(element))
+            score = self.weighted(element) * (1.0 - link_density(element))
+            if score > 0:
+                for ancestor in element.iterancestors():
+                    if ancestor.tag in _NO_TEXT:
+                        break
+                    score *= self.context_factor(ancestor)
+            self._final[element] = score
         return self._final[element]
 
 
@@ -167,4 +175,24 @@ def main_elements(root: HtmlElement) -> list[HtmlElement]:
     for sibling in parent:
         if sibling is best or (scores.subtree.get(sibling, 0.0) >= threshold and link_density(sibling) < 0.3):
             chosen.append(sibling)
-    return chosen
+    return _with_repeated_parents(parent, chosen, scores, threshold)
+
+
+def _signature(element: HtmlElement) -> tuple[str, str]:
+    return element.tag, element.get("class", "")
+
+
+def _with_repeated_parents(parent: HtmlElement, chosen: list[HtmlElement], scores: Scores,
+                           threshold: float) -> list[HtmlElement]:
+    """Articles split into repeated blocks (`<div class="chunk">` after `<div class="chunk">`): when
+    the chosen elements' parent has siblings of the same tag and class that hold article text too,
+    those blocks are the article."""
+    grandparent = parent.getparent()
+    if grandparent is None or grandparent.tag in _NO_TEXT or not parent.get("class"):
+        return chosen
+    same = [s for s in grandparent if _signature(s) == _signature(parent)]
+    peers = [s for s in same if s is parent or (scores.subtree.get(s, 0.0) >= threshold
+                                                 and link_density(s) < 0.3)]
+    if len(peers) < 2:
+        return chosen
+    return peers
