@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import _thread
 import os
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # typing and dataclasses cost start-up time; clients spawn this server often
-    from collections.abc import Mapping
-    from typing import Any
+    from collections.abc import Callable, Mapping
+    from typing import Any, TypeVar
+
+    Shared = TypeVar("Shared")
 
 DEFAULT_USER_AGENT = (
     "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 "
@@ -181,3 +184,19 @@ def validate(config: Config) -> Config:
 def backend_order(config: Config) -> list[str]:
     """The backends named in WEBSEARCH_BACKENDS, in order, each once."""
     return list(dict.fromkeys(n.strip().lower() for n in config.backends.split(",") if n.strip()))
+
+
+def one_per_config(factory: Callable[[Config], Shared]) -> Callable[[Config], Shared]:
+    """`factory` made into a function that returns one shared instance per configuration (a
+    connection pool, a cache), made on first use; safe to call from several threads."""
+    made: dict[Config, Shared] = {}
+    lock = _thread.allocate_lock()
+
+    def shared(config: Config) -> Shared:
+        with lock:
+            if config not in made:
+                made[config] = factory(config)
+            return made[config]
+
+    shared.__doc__ = factory.__doc__
+    return shared

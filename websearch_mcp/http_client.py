@@ -20,7 +20,7 @@ import requests
 from requests.adapters import HTTPAdapter
 
 from websearch_mcp import log
-from websearch_mcp.config import Config
+from websearch_mcp.config import Config, one_per_config
 from websearch_mcp.errors import (
     ResponseTooLarge,
     UpstreamConnectionError,
@@ -250,14 +250,5 @@ class GuardedHttpClient(HttpClient):
         self.session.mount("https://", adapter)
 
 
-_clients: dict[Config, HttpClient] = {}
-_clients_lock = threading.Lock()
-
-
-def client_for(config: Config) -> HttpClient:
-    """The shared client of a configuration (one connection pool per process and config)."""
-    with _clients_lock:
-        client = _clients.get(config)
-        if client is None:
-            client = _clients[config] = HttpClient(config)
-        return client
+client_for = one_per_config(HttpClient)
+"""The shared client of a configuration (one connection pool per process and config)."""

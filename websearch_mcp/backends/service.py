@@ -3,7 +3,6 @@ or down, a cache of recent results, and politeness towards each backend."""
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable
 from dataclasses import astuple, dataclass, field
 from typing import Any, Protocol
@@ -11,7 +10,7 @@ from typing import Any, Protocol
 from websearch_mcp import log
 from websearch_mcp.backends.base import BackendOutcome, BackendUnavailable, SearchQuery
 from websearch_mcp.backends.politeness import LIMITER
-from websearch_mcp.config import Config, backend_order
+from websearch_mcp.config import Config, backend_order, one_per_config
 from websearch_mcp.errors import BlockedError, InvalidArguments, UpstreamError
 from websearch_mcp.fetch.cache import TtlCache
 
@@ -64,16 +63,11 @@ class _Cancellable:
         return self.backend.search(query, self.cancelled)
 
 
-_caches: dict[Config, TtlCache[BackendOutcome]] = {}
-_caches_lock = threading.Lock()
+def _new_cache(config: Config) -> TtlCache[BackendOutcome]:
+    return TtlCache(config.search_cache_bytes, config.search_cache_ttl)
 
 
-def _cache_for(config: Config) -> TtlCache[BackendOutcome]:
-    with _caches_lock:
-        cache = _caches.get(config)
-        if cache is None:
-            cache = _caches[config] = TtlCache(config.search_cache_bytes, config.search_cache_ttl)
-        return cache
+_cache_for = one_per_config(_new_cache)
 
 
 def _size(outcome: BackendOutcome) -> int:

@@ -37,16 +37,22 @@ class MarkdownRenderer:
 
     # -- inline content ---------------------------------------------------------------------------
 
-    def inline(self, element: HtmlElement, parts: list[str]) -> None:
-        """Append the inline Markdown of an element's content (not its tail) to parts."""
+    def inline(self, element: HtmlElement, parts: list[str], sublists: list[str] | None = None,
+               depth: int = 0) -> None:
+        """Append the inline Markdown of an element's content (not its tail) to parts. For a list
+        item (`sublists` given), nested lists go to `sublists` and line breaks become spaces."""
         if element.text:
             parts.append(_inline_text(element.text))
         for child in element:
             tag = child.tag if isinstance(child.tag, str) else ""
             if tag in SKIP_TAGS or not tag:
                 pass
+            elif sublists is not None and tag in ("ul", "ol"):
+                nested = MarkdownRenderer(self.base_url)
+                nested.list_block(child, tag == "ol", depth + 1)
+                sublists.extend(nested.blocks)
             elif tag == "br":
-                parts.append("\n")
+                parts.append(" " if sublists is not None else "\n")
             elif tag in BLOCK_TAGS:
                 parts.append(" ")
                 self.inline(child, parts)
@@ -188,25 +194,7 @@ class MarkdownRenderer:
     def _list_item(self, item: HtmlElement, depth: int) -> tuple[str, list[str]]:
         parts: list[str] = []
         sublists: list[str] = []
-        if item.text:
-            parts.append(_inline_text(item.text))
-        for child in item:
-            tag = child.tag if isinstance(child.tag, str) else ""
-            if tag in ("ul", "ol"):
-                inner = MarkdownRenderer(self.base_url)
-                inner.list_block(child, tag == "ol", depth + 1)
-                sublists.extend(inner.blocks)
-            elif tag and tag not in SKIP_TAGS:
-                if tag == "br":
-                    parts.append(" ")
-                elif tag in BLOCK_TAGS:
-                    parts.append(" ")
-                    self.inline(child, parts)
-                    parts.append(" ")
-                else:
-                    self._inline_element(child, tag, parts)
-            if child.tail:
-                parts.append(_inline_text(child.tail))
+        self.inline(item, parts, sublists, depth)
         return _inline_text("".join(parts)).strip(), sublists
 
     def table(self, element: HtmlElement) -> None:

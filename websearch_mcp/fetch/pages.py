@@ -9,7 +9,7 @@ from collections.abc import Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from urllib.parse import urljoin
 
-from websearch_mcp.config import Config
+from websearch_mcp.config import Config, one_per_config
 from websearch_mcp.errors import ToolError, UpstreamError
 from websearch_mcp.fetch.addresses import AddressGuard, check_url
 from websearch_mcp.fetch.cache import TtlCache
@@ -150,14 +150,5 @@ class PageFetcher:
         raise FetchError(f"too many redirects (more than {MAX_REDIRECTS})")
 
 
-_fetchers: dict[Config, PageFetcher] = {}
-_fetchers_lock = threading.Lock()
-
-
-def fetcher_for(config: Config) -> PageFetcher:
-    """The shared fetcher (and cache) of a configuration."""
-    with _fetchers_lock:
-        fetcher = _fetchers.get(config)
-        if fetcher is None:
-            fetcher = _fetchers[config] = PageFetcher(config)
-        return fetcher
+fetcher_for = one_per_config(PageFetcher)
+"""The shared fetcher (and page cache) of a configuration."""
