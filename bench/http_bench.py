@@ -108,7 +108,7 @@ def main() -> None:
         gunicorn = shutil.which("gunicorn", path=str(BIN))
         if gunicorn:
             servers["gunicorn, 2 workers"] = subprocess.Popen(
-                [gunicorn, "-w", "2", "-b", f"127.0.0.1:{gunicorn_port}", "websearch_mcp.http:app"], env=env,
+                [gunicorn, "-w", "2", "-b", f"127.0.0.1:{gunicorn_port}", "websearch_mcp.wsgi:app"], env=env,
                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         bases = {"embedded (threaded)": f"http://127.0.0.1:{embedded_port}",
                  "gunicorn, 2 workers": f"http://127.0.0.1:{gunicorn_port}"}

@@ -104,7 +104,7 @@ def pipelined_pings(command: list[str], close_after: bool) -> tuple[float, int]:
 
 
 def parse_times() -> list[tuple[str, float]]:
-    from websearch_mcp.backends.duckduckgo_pages import parse_html_page, parse_lite_page
+    from websearch_mcp.engines.duckduckgo_pages import parse_html_page, parse_lite_page
 
     fixtures = ROOT / "fixtures"
     pages = sorted(fixtures.glob("ddg-html/*.html")) + sorted(fixtures.glob("ddg-lite/*.html"))
@@ -125,23 +125,20 @@ def parse_times() -> list[tuple[str, float]]:
 def parallel_fetch() -> tuple[float, float]:
     """Seconds for one page that takes 300 ms, and for fetch_content of ten such pages on ten hosts
     (127.0.0.1 .. 127.0.0.10, all loopback, served by another process), after a warm-up call."""
+    from websearch_mcp.assembly import Assembly
     from websearch_mcp.config import Config
-    from websearch_mcp.jsonrpc import Request
-    from websearch_mcp.mcp import McpServer, Session
-    from websearch_mcp.tools import build_registry
     from websearch_mcp.tools.registry import ToolContext
 
     hosts_process = subprocess.Popen([PYTHON, str(ROOT / "bench" / "slow_hosts.py")], stdin=subprocess.PIPE,
                                      stdout=subprocess.PIPE, text=True)
     assert hosts_process.stdout is not None and hosts_process.stdin is not None
     hosts = [hosts_process.stdout.readline().strip() for _ in range(10)]
-    server = McpServer(build_registry(Config(allow_private_urls=True, cache_ttl=0.0)))
+    server = Assembly(Config(allow_private_urls=True, cache_ttl=0.0, store="memory")).server
 
     def fetch(urls: list[str]) -> float:
-        request = Request("tools/call", {"name": "fetch_content", "arguments": {"urls": urls}}, id=1)
         started = time.perf_counter()
-        result = server.handle(request, Session(), ToolContext(1))
-        assert not result.get("isError"), result
+        result = server.run_tool("fetch_content", {"urls": urls}, ToolContext(1))
+        assert not result.is_error, result.text
         return time.perf_counter() - started
 
     try:

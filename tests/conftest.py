@@ -29,11 +29,9 @@ def _no_proxies(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 @pytest.fixture(autouse=True)
-def _fresh_politeness() -> None:
-    """Each test starts like a new process: no backend paused, no request slot taken."""
-    from websearch_mcp.backends.politeness import LIMITER
-
-    LIMITER.reset()
+def _private_cache_folder(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """The default store (an SQLite file in the user's cache folder) never touches the real one."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg-cache"))
 
 
 @pytest.fixture
@@ -42,20 +40,34 @@ def upstream() -> Iterator[FakeUpstream]:
         yield server
 
 
+def engine_urls(base: str) -> dict[str, str]:
+    """Every search engine's URL setting pointed at the fake upstream (Config field -> URL)."""
+    from websearch_mcp.engines.table import ENGINES
+
+    urls = {"ddg_html_url": f"{base}/html/", "ddg_lite_url": f"{base}/lite/", "ddg_api_url": f"{base}/ia/"}
+    for entry in ENGINES:
+        if entry.name not in ("duckduckgo", "searxng"):
+            urls[entry.setting("url")] = f"{base}/{entry.name}/search"
+    return urls
+
+
 def config_for(upstream: FakeUpstream, **overrides: object) -> Config:
-    """A configuration whose upstream URLs all point at the fake upstream, with fast retries."""
-    base = Config(ddg_html_url=f"{upstream.url}/html/", ddg_lite_url=f"{upstream.url}/lite/",
-                  ddg_api_url=f"{upstream.url}/ia/", timeout=5.0, backoff_seconds=0.01,
-                  retry_after_cap=2.0, ddg_min_interval=0.0)
+    """A configuration whose upstream URLs all point at the fake upstream, with fast retries, no
+    politeness delays, a per-process store, and DuckDuckGo alone unless a test names other engines."""
+    base = Config(**engine_urls(upstream.url), timeout=5.0, backoff_seconds=0.01, retry_after_cap=2.0,
+                  store="memory", backends="duckduckgo",
+                  **{f"{e}_min_interval": 0.0 for e in ("ddg", "bing", "brave", "mojeek", "yahoo")})
     return base.with_overrides(**overrides)
 
 
 def env_for(upstream: FakeUpstream) -> dict[str, str]:
-    """The environment variables that point a spawned server at the fake upstream."""
-    return {"WEBSEARCH_DDG_HTML_URL": f"{upstream.url}/html/",
-            "WEBSEARCH_DDG_LITE_URL": f"{upstream.url}/lite/",
-            "WEBSEARCH_DDG_API_URL": f"{upstream.url}/ia/",
-            "WEBSEARCH_BACKOFF": "0.01", "WEBSEARCH_DDG_MIN_INTERVAL": "0", "NO_PROXY": "127.0.0.1,localhost"}
+    """The environment variables that point a spawned server at the fake upstream (every engine
+    included, so that nothing can leave the machine), DuckDuckGo alone unless a test names others."""
+    env = {f"WEBSEARCH_{field.upper()}": url for field, url in engine_urls(upstream.url).items()}
+    env.update({"WEBSEARCH_BACKOFF": "0.01", "WEBSEARCH_STORE": "memory", "WEBSEARCH_BACKENDS": "duckduckgo",
+                "NO_PROXY": "127.0.0.1,localhost"})
+    env.update({f"WEBSEARCH_{e}_MIN_INTERVAL": "0" for e in ("DDG", "BING", "BRAVE", "MOJEEK", "YAHOO")})
+    return env
 
 
 @pytest.fixture
@@ -97,6 +109,8 @@ def installed_command() -> str:
 
 def client_environment(extra: dict[str, str] | None = None) -> dict[str, str]:
     """The small environment MCP clients start servers with (no PYTHONUNBUFFERED)."""
-    env = {key: os.environ[key] for key in ("HOME", "PATH", "USER", "LANG") if key in os.environ}
+    env = {key: os.environ[key] for key in ("HOME", "PATH", "USER", "LANG", "XDG_CACHE_HOME") if key in os.environ}
+    # every upstream points at a closed loopback port unless the test says otherwise: nothing leaves the machine
+    env.update({f"WEBSEARCH_{field.upper()}": url for field, url in engine_urls("http://127.0.0.1:9").items()})
     env.update(extra or {})
     return env

@@ -10,9 +10,10 @@ from typing import Any
 from websearch_mcp.config import Config
 from websearch_mcp.errors import ToolError
 from websearch_mcp.mcp import McpServer
-from websearch_mcp.stdio import serve
+from websearch_mcp.services import Services
 from websearch_mcp.tools import build_registry
 from websearch_mcp.tools.registry import Registry, Tool, ToolContext, ToolResult
+from websearch_mcp.transports.stdio import serve
 
 MODERN_META = {"io.modelcontextprotocol/protocolVersion": "2026-07-28",
                "io.modelcontextprotocol/clientCapabilities": {}}
@@ -47,9 +48,20 @@ class Gate:
         return ToolResult(text="released")
 
 
+_SERVICES: dict[Config, Services] = {}
+
+
+def registry_for(config: Config) -> Registry:
+    """The built-in tools bound to this configuration's services: one set per configuration, as one
+    server process has (each test's fake upstream has its own port, so tests never share one)."""
+    if config not in _SERVICES:
+        _SERVICES[config] = Services(config)
+    return build_registry(_SERVICES[config])
+
+
 def test_registry(gate: Gate | None = None, with_builtin: Config | None = None) -> Registry:
     """Tools for protocol tests (plus the built-in ones when a config is given)."""
-    registry = build_registry(with_builtin) if with_builtin else Registry()
+    registry = registry_for(with_builtin) if with_builtin else Registry()
     registry.register(Tool(name="echo", description="Echo text back.", input_schema=OBJECT, handler=_echo,
                            title="Echo", output_schema={"type": "object"},
                            annotations={"readOnlyHint": True}))

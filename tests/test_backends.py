@@ -8,11 +8,10 @@ import pytest
 
 from tests.conftest import config_for
 from tests.fake_upstream import FakeUpstream, Reply
-from tests.helpers import call, exchange
-from websearch_mcp.backends.duckduckgo import region_for_language
-from websearch_mcp.backends.politeness import RateLimiter
-from websearch_mcp.backends.searxng import parse_results
-from websearch_mcp.tools import build_registry
+from tests.helpers import call, exchange, registry_for
+from websearch_mcp.engines.duckduckgo import region_for_language
+from websearch_mcp.engines.searxng import parse_results
+from websearch_mcp.store.memory import MemoryStore
 
 GENERAL = "searxng/search-general-attention-is-all-you-need-2026-08.json"
 NEWS = "searxng/search-news-artificial-intelligence-2026-08.json"
@@ -21,7 +20,7 @@ RICH = "handmade/searxng/answers-infobox-suggestions.json"
 
 
 def search(config, **arguments):
-    [reply] = exchange([call("web_search", arguments)], registry=build_registry(config))
+    [reply] = exchange([call("web_search", arguments)], registry=registry_for(config))
     return reply["result"]
 
 
@@ -178,15 +177,11 @@ def test_cache_expires(ddg):
     assert ddg.count("/html/") == 2
 
 
-def test_rate_limiter_spaces_requests():
-    clock = [0.0]
-    limiter = RateLimiter(clock=lambda: clock[0])
-    assert limiter.wait_turn("ddg", 1.0) == 0.0
-    with_wait = RateLimiter()
-    with_wait.wait_turn("ddg", 0.2)
-    started = time.monotonic()
-    waited = with_wait.wait_turn("ddg", 0.2)
-    assert waited > 0.1 and time.monotonic() - started > 0.1
+def test_request_slots_are_spaced():
+    store = MemoryStore(1024)
+    assert store.reserve("ddg", 0.2) == 0.0
+    waited = store.reserve("ddg", 0.2)
+    assert 0.1 < waited <= 0.2
 
 
 def test_duckduckgo_requests_queue_at_the_configured_rate(ddg):
@@ -221,7 +216,7 @@ def test_unknown_backend_in_configuration_is_a_start_up_error():
     from websearch_mcp.config import ConfigError, load_config
 
     with pytest.raises(ConfigError, match="WEBSEARCH_BACKENDS"):
-        load_config({"WEBSEARCH_BACKENDS": "duckduckgo,bing"})
+        load_config({"WEBSEARCH_BACKENDS": "duckduckgo,altavista"})
 
 
 def test_duckduckgo_is_the_default_backend(ddg, config):

@@ -12,7 +12,7 @@ import pytest
 from tests.helpers import Gate, call, request, test_registry
 from websearch_mcp.config import Config
 from websearch_mcp.mcp import McpServer
-from websearch_mcp.stdio import serve
+from websearch_mcp.transports.stdio import serve
 
 
 class Pipes:

@@ -6,14 +6,13 @@ import pytest
 
 from tests.conftest import config_for
 from tests.fake_upstream import Reply, Seen
-from tests.helpers import call, exchange
-from websearch_mcp.tools import build_registry
+from tests.helpers import call, exchange, registry_for
 
 ARTICLE = "handmade/pages/article.html"
 
 
 def tool(config, name, arguments, meta=None):
-    replies = exchange([call(name, arguments, meta=meta)], registry=build_registry(config))
+    replies = exchange([call(name, arguments, meta=meta)], registry=registry_for(config))
     result = next(r for r in replies if r.get("id") == 1)["result"]
     return result, [r for r in replies if r.get("method") == "notifications/progress"]
 

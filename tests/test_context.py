@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from websearch_mcp.context import estimate_tokens, pack, rank, split_passages, terms
+from websearch_mcp.passages import estimate_tokens, pack, rank, split_passages, terms
 
 
 def test_terms_split_words_and_cjk_pairs():

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from tests.fake_upstream import FIXTURES
-from websearch_mcp.backends.duckduckgo_pages import (
+from websearch_mcp.engines.duckduckgo_pages import (
     block_reason,
     is_ad_url,
     parse_html_page,

@@ -20,7 +20,7 @@ import requests
 from tests.conftest import config_for, env_for
 from tests.fake_upstream import Reply
 from tests.helpers import MODERN_META
-from websearch_mcp.http.server import make_http_server
+from websearch_mcp.transports.http.server import make_http_server
 
 ACCEPT = "application/json, text/event-stream"
 
@@ -307,7 +307,7 @@ def test_official_conformance_suite(base, scenario):
     assert process.returncode == 0 and " 0 failed" in process.stdout, process.stdout + process.stderr
 
 
-def test_gunicorn_with_two_workers_spreads_requests(ddg):
+def test_gunicorn_with_two_workers_spreads_requests(ddg, tmp_path):
     gunicorn = shutil.which("gunicorn", path=str(Path(sys.executable).parent))
     if gunicorn is None:
         pytest.fail("gunicorn is a test dependency; run make install")
@@ -317,8 +317,10 @@ def test_gunicorn_with_two_workers_spreads_requests(ddg):
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
     env = {**os.environ, **env_for(ddg)}
+    access_log = tmp_path / "access.log"  # gunicorn writes the pid of the worker that served each request
     process = subprocess.Popen([gunicorn, "-w", "2", "-b", f"127.0.0.1:{port}", "--graceful-timeout", "2",
-                                "websearch_mcp.http:app"], env=env, stdout=subprocess.DEVNULL,
+                                "--access-logfile", str(access_log), "--access-logformat", "%(p)s %(U)s",
+                                "websearch_mcp.wsgi:app"], env=env, stdout=subprocess.DEVNULL,
                                stderr=subprocess.DEVNULL)
     base = f"http://127.0.0.1:{port}"
     try:
@@ -334,10 +336,12 @@ def test_gunicorn_with_two_workers_spreads_requests(ddg):
             response = requests.post(f"{base}/mcp", json={"jsonrpc": "2.0", "id": 1, "method": "ping"},
                                      headers={"Accept": ACCEPT}, timeout=10)
             assert response.json() == {"jsonrpc": "2.0", "id": 1, "result": {}}
-            return response.headers["X-Served-By"]
+            assert "X-Served-By" not in response.headers  # no process ids in answers
 
         with ThreadPoolExecutor(8) as pool:
-            workers = set(pool.map(served_by, range(200)))
+            list(pool.map(served_by, range(200)))
+        time.sleep(0.5)  # the access log is written after each response
+        workers = {line.split()[0] for line in access_log.read_text().splitlines() if line.endswith(" /mcp")}
         assert len(workers) == 2
         search = requests.post(f"{base}/tools/call", json={"name": "web_search", "parameters": {
             "query": "rust programming language", "max_results": 1}}, timeout=10)

@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 from tests.fake_upstream import FIXTURES, Reply
-from tests.helpers import call, exchange
-from websearch_mcp.backends.instant_answer import parse_instant_answer
-from websearch_mcp.tools import build_registry
+from tests.helpers import call, exchange, registry_for
+from websearch_mcp.services.instant_answer import parse_instant_answer
 
 EMPTY = """\
 ## Instant Answer for "xyzzy12345noresult"
@@ -16,7 +15,7 @@ _Source: DuckDuckGo Instant Answer API_"""
 
 
 def ask(config, query):
-    [reply] = exchange([call("instant_answer", {"query": query})], registry=build_registry(config))
+    [reply] = exchange([call("instant_answer", {"query": query})], registry=registry_for(config))
     return reply["result"]
 
 

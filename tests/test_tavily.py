@@ -8,8 +8,7 @@ import pytest
 
 from tests.conftest import config_for
 from tests.fake_upstream import FIXTURES, Reply
-from tests.helpers import call, exchange, request
-from websearch_mcp.tools import build_registry
+from tests.helpers import call, exchange, registry_for, request
 
 SEARCH = "tavily/search-answer-images-what-is-semantic-kernel.json"
 
@@ -20,7 +19,7 @@ def tavily(upstream):
 
 
 def use(config, name, arguments):
-    [reply] = exchange([call(name, arguments)], registry=build_registry(config))
+    [reply] = exchange([call(name, arguments)], registry=registry_for(config))
     return reply["result"]
 
 
@@ -30,7 +29,7 @@ def recorded(name: str) -> dict:
 
 def test_tools_are_listed_only_with_a_key(upstream, tavily):
     def names(config):
-        [reply] = exchange([request("tools/list")], registry=build_registry(config))
+        [reply] = exchange([request("tools/list")], registry=registry_for(config))
         return [t["name"] for t in reply["result"]["tools"]]
 
     assert "tavily_search" not in names(config_for(upstream))

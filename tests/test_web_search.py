@@ -6,8 +6,7 @@ import pytest
 
 from tests.conftest import LITE_PAGE, PAGE_ONE, config_for
 from tests.fake_upstream import Reply
-from tests.helpers import call, exchange
-from websearch_mcp.tools import build_registry
+from tests.helpers import call, exchange, registry_for
 
 EXPECTED_TWO = """\
 ## Web Search Results for "rust programming language"
@@ -40,7 +39,7 @@ _Source: DuckDuckGo_"""
 
 
 def search(config, **arguments):
-    [reply] = exchange([call("web_search", arguments)], registry=build_registry(config))
+    [reply] = exchange([call("web_search", arguments)], registry=registry_for(config))
     return reply["result"]
 
 

@@ -1,72 +1,133 @@
-"""`websearch-mcp call` and `websearch-mcp tools`: the tools from a shell, without a client."""
+"""`websearch-mcp call` and `websearch-mcp tools`: the tools from a shell, without a client.
+
+The Markdown of a success goes to stdout; errors, hints and progress go to stderr.
+"""
 
 from __future__ import annotations
 
 import json
 import sys
-from typing import Any
+from typing import Any, TextIO
 
+from websearch_mcp.assembly import Assembly
 from websearch_mcp.config import Config
-from websearch_mcp.jsonrpc import JsonRpcError, Request
-from websearch_mcp.mcp import McpServer, Session
-from websearch_mcp.tools import build_registry
+from websearch_mcp.errors import InvalidArguments
+from websearch_mcp.jsonrpc import JsonRpcError
+from websearch_mcp.tools import built_in_specs
 from websearch_mcp.tools.registry import ToolContext
+
+EXIT_TOOL_ERROR = 1
+EXIT_USAGE = 2
+
+
+class UsageError(ValueError):
+    """A command line the tools cannot be called with; the message says how to write it."""
 
 
 def _coerce(raw: str, schema: dict[str, Any]) -> Any:
-    """A shell word as the type the schema wants: strings stay strings, the rest is read as JSON."""
-    if schema.get("type") == "string":
+    """A shell word as the type the schema wants: strings stay strings, a single value for an array
+    becomes a one-item list, the rest is read as JSON."""
+    kind = schema.get("type")
+    if kind == "string":
         return raw
     try:
-        return json.loads(raw)
+        value = json.loads(raw)
     except ValueError:
-        return raw  # left for validation to explain
+        value = raw  # left for validation to explain
+    if kind == "array" and not isinstance(value, list):
+        return [value]
+    return value
+
+
+def _clean(word: str) -> str:
+    """A command-line word as valid Unicode: bytes that were not UTF-8 become U+FFFD."""
+    return word.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
 
 
 def parse_arguments(words: list[str], input_schema: dict[str, Any]) -> dict[str, Any]:
-    """Turn NAME=VALUE words into a tool's arguments."""
+    """Turn NAME=VALUE words into a tool's arguments; UsageError with a suggestion otherwise."""
     properties = input_schema.get("properties", {})
+    required = list(input_schema.get("required", []))
     arguments: dict[str, Any] = {}
-    for word in words:
+    for word in map(_clean, words):
         name, sep, value = word.partition("=")
         if not sep:
-            raise ValueError(f"argument {word!r} is not NAME=VALUE")
+            hint = f" (did you mean {required[0]}={json.dumps(word) if ' ' in word else word}?)" if required else ""
+            raise UsageError(f"argument {word!r} is not NAME=VALUE{hint}")
         arguments[name] = _coerce(value, properties.get(name, {}))
     return arguments
 
 
+class ProgressPrinter:
+    """Progress notifications on stderr: a bar that redraws itself on a terminal, plain lines otherwise."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self.stream = stream
+        self.live = stream.isatty()
+        self.drawn = False
+
+    def __call__(self, method: str, params: dict[str, Any]) -> None:
+        progress, total = params.get("progress", 0), params.get("total")
+        message = params.get("message") or ""
+        if self.live and total:
+            filled = int(20 * min(1.0, progress / total))
+            self.stream.write(f"\r[{'#' * filled}{'.' * (20 - filled)}] {message}\x1b[K")
+            self.drawn = True
+        else:
+            self.stream.write(f"progress: {message or progress}\n")
+        self.stream.flush()
+
+    def finish(self) -> None:
+        """End the bar's line."""
+        if self.drawn:
+            self.stream.write("\n")
+            self.stream.flush()
+
+
 def call_tool(config: Config, tool_name: str, words: list[str], as_json: bool = False) -> int:
-    """Run one tool, print its text (or its result as JSON); 1 when the tool reports an error."""
-    server = McpServer(build_registry(config))
-    tool = server.registry.get(tool_name)
-    if tool is None:
-        names = ", ".join(t.name for t in server.registry)
-        print(f"websearch-mcp: Tool not found: {tool_name} (available: {names})", file=sys.stderr)
-        return 2
+    """Run one tool and print its text (or its result as JSON); 1 when the tool reports an error."""
+    specs = {spec.name: spec for spec in built_in_specs(config)}
+    spec = specs.get(tool_name)
+    if spec is None:
+        print(f"websearch-mcp: Tool not found: {tool_name} (available: {', '.join(specs)})", file=sys.stderr)
+        return EXIT_USAGE
     try:
-        arguments = parse_arguments(words, tool.input_schema)
-    except ValueError as err:
+        arguments = parse_arguments(words, spec.input_schema)
+    except UsageError as err:
         print(f"websearch-mcp: {err}", file=sys.stderr)
-        return 2
-    request = Request(method="tools/call", params={"name": tool_name, "arguments": arguments}, id=1)
+        return EXIT_USAGE
+    assembly = Assembly(config, aggregate=False)
+    progress = ProgressPrinter(sys.stderr)
+    context = ToolContext(request_id=1, send_notification=progress, deadline_seconds=config.call_timeout)
+    context.progress_token = 1
     try:
-        result = server.handle(request, Session(), ToolContext(request_id=1))
+        result = assembly.server.run_tool(tool_name, arguments, context)
     except JsonRpcError as err:
         print(f"websearch-mcp: {err.message}", file=sys.stderr)
-        return 2
+        return EXIT_USAGE
+    finally:
+        progress.finish()
+        assembly.close()
     if as_json:
-        print(json.dumps(result, ensure_ascii=False, indent=2))
+        rendered = {"content": [{"type": "text", "text": result.text}], "isError": result.is_error}
+        if result.structured is not None:
+            rendered["structuredContent"] = result.structured
+        print(json.dumps(rendered, ensure_ascii=False, indent=2), file=sys.stderr if result.is_error else sys.stdout)
+    elif result.is_error:
+        print(result.text, file=sys.stderr)
     else:
-        print("\n".join(block.get("text", "") for block in result.get("content", [])))
-    return 1 if result.get("isError") else 0
+        print(result.text)
+    if result.is_error and isinstance(result.error, InvalidArguments):
+        return EXIT_USAGE
+    return EXIT_TOOL_ERROR if result.is_error else 0
 
 
 def list_tools(config: Config) -> int:
     """Print each tool with its parameters."""
-    for tool in build_registry(config):
-        print(f"{tool.name}: {tool.description}")
-        required = set(tool.input_schema.get("required", []))
-        for name, schema in tool.input_schema.get("properties", {}).items():
+    for spec in built_in_specs(config):
+        print(f"{spec.name}: {spec.description}")
+        required = set(spec.input_schema.get("required", []))
+        for name, schema in spec.input_schema.get("properties", {}).items():
             flag = "required" if name in required else f"default {json.dumps(schema.get('default'))}"
             print(f"  {name} ({schema.get('type', 'any')}, {flag}): {schema.get('description', '')}")
     return 0

@@ -18,10 +18,29 @@ examples:
   websearch-mcp call web_search query="rust async" max_results=5
   websearch-mcp call instant_answer query="python language"
   websearch-mcp tools                             list the tools and their parameters
+  websearch-mcp demo                              every tool on recorded pages, offline
   websearch-mcp --http 127.0.0.1:3000             serve MCP (/mcp) and the REST API over HTTP
 
 Settings come from WEBSEARCH_* environment variables (see the README); flags override them.
 """
+
+
+def _global_flags(defaults: bool) -> Any:
+    """The flags every command takes (before or after the command's name)."""
+    import argparse
+
+    missing = None if defaults else argparse.SUPPRESS  # a subcommand must not reset what the main parser read
+    flags = argparse.ArgumentParser(add_help=False, argument_default=missing)
+    flags.add_argument("--log-level", choices=["debug", "info", "warning", "error"],
+                       help="stderr log level (WEBSEARCH_LOG_LEVEL, default info)")
+    flags.add_argument("--timeout", type=float, help="upstream timeout in seconds (WEBSEARCH_TIMEOUT)")
+    flags.add_argument("--max-line-bytes", type=int,
+                       help="largest accepted stdio message (WEBSEARCH_MAX_LINE_BYTES, default 4 MiB)")
+    flags.add_argument("--servers", metavar="PATH",
+                       help="aggregate the backend MCP servers of this file (WEBSEARCH_SERVERS)")
+    flags.add_argument("--lightweight-list", action="store_true",
+                       help="tools/list gives name and description only (seed 003; outside the MCP schema)")
+    return flags
 
 
 def _parser() -> Any:
@@ -29,29 +48,25 @@ def _parser() -> Any:
 
     parser = argparse.ArgumentParser(
         prog="websearch-mcp", epilog=USAGE_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter,
-        description="An MCP server for web search (DuckDuckGo, SearXNG, Tavily), instant answers, page "
-                    "content and retrieval context; it can also aggregate other MCP servers.")
+        parents=[_global_flags(defaults=True)],
+        description="An MCP server for web search (DuckDuckGo and other keyless engines, SearXNG, Tavily), "
+                    "instant answers, page content and retrieval context; it can also aggregate other MCP servers.")
+    parser.set_defaults(lightweight_list=None)
     parser.add_argument("--version", action="version", version=f"websearch-mcp {__version__}")
-    parser.add_argument("--log-level", choices=["debug", "info", "warning", "error"],
-                        help="stderr log level (WEBSEARCH_LOG_LEVEL, default info)")
-    parser.add_argument("--timeout", type=float, help="upstream timeout in seconds (WEBSEARCH_TIMEOUT)")
-    parser.add_argument("--max-line-bytes", type=int,
-                        help="largest accepted stdio message (WEBSEARCH_MAX_LINE_BYTES, default 4 MiB)")
-    parser.add_argument("--servers", metavar="PATH",
-                        help="aggregate the backend MCP servers of this file (WEBSEARCH_SERVERS)")
-    parser.add_argument("--lightweight-list", action="store_true", default=None,
-                        help="tools/list gives name and description only (seed 003; outside the MCP schema)")
     parser.add_argument("--http", metavar="[HOST:]PORT", nargs="?", const="127.0.0.1:3000",
                         help="serve HTTP instead of stdio: MCP at /mcp and the REST API "
                              "(default 127.0.0.1:3000)")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
-    commands.add_parser("serve", help="serve MCP over stdio (the default)")
-    call = commands.add_parser("call", help="call one tool and print its Markdown")
+    flags = _global_flags(defaults=False)
+    commands.add_parser("serve", help="serve MCP over stdio (the default)", parents=[flags])
+    call = commands.add_parser("call", help="call one tool and print its Markdown", parents=[flags])
     call.add_argument("tool", help="tool name, e.g. web_search")
     call.add_argument("arguments", nargs="*", metavar="NAME=VALUE",
                       help="tool arguments; numbers, booleans and lists are read as JSON")
     call.add_argument("--json", action="store_true", help="print the whole tool result as JSON")
-    commands.add_parser("tools", help="list the tools and their parameters")
+    commands.add_parser("tools", help="list the tools and their parameters", parents=[flags])
+    commands.add_parser("demo", help="run every tool against recorded pages on loopback (no network needed)",
+                        parents=[flags])
     return parser
 
 
@@ -72,17 +87,21 @@ def _main(args_list: list[str]) -> int:
     config = config.with_overrides(log_level=args.log_level, timeout=args.timeout,
                                    max_line_bytes=args.max_line_bytes, servers_file=args.servers,
                                    lightweight_list=args.lightweight_list)
+    log.set_level(config.log_level)
     if args.command == "call":
         from websearch_mcp.call import call_tool
 
-        log.set_level(config.log_level)
         return call_tool(config, args.tool, args.arguments, as_json=args.json)
     if args.command == "tools":
         from websearch_mcp.call import list_tools
 
         return list_tools(config)
+    if args.command == "demo":
+        from websearch_mcp.demo import run_demo
+
+        return run_demo(config)
     if args.http:
-        from websearch_mcp.http.server import serve_http
+        from websearch_mcp.transports.http.server import serve_http
 
         try:
             return serve_http(config, args.http)
@@ -94,26 +113,24 @@ def _main(args_list: list[str]) -> int:
 
 def run_stdio(config: Config) -> int:
     """Serve MCP on this process's stdin and stdout until stdin closes."""
-    from websearch_mcp.mcp import McpServer
-    from websearch_mcp.stdio import serve
-    from websearch_mcp.tools import build_registry
+    from websearch_mcp.assembly import Assembly
+    from websearch_mcp.transports.stdio import serve
 
     log.set_level(config.log_level)
-    registry = build_registry(config)
+    assembly = Assembly(config)
     # Without backend servers SIGTERM keeps its default action (exit at once): nothing needs
     # cleaning up, and importing `signal` would cost start-up time.
-    manager = _start_backends(config, registry) if config.servers_file else None
+    if assembly.backends is not None:
+        _close_on_sigterm(assembly)
+    assembly.start()
     protocol_out = sys.stdout.buffer
     sys.stdout = sys.stderr  # a stray print() from anywhere must not corrupt the protocol stream
-    server = McpServer(registry, page_size=config.tools_page_size, list_changed=manager is not None,
-                       lightweight=config.lightweight_list)
     try:
-        status = serve(sys.stdin.buffer, protocol_out, server, config)
+        status = serve(sys.stdin.buffer, protocol_out, assembly.server, config)
     except KeyboardInterrupt:  # Ctrl-C in a terminal: no traceback
         status = 130
     finally:
-        if manager is not None:
-            manager.close()
+        assembly.close()
     try:
         protocol_out.flush()
     except (OSError, ValueError):
@@ -121,20 +138,13 @@ def run_stdio(config: Config) -> int:
     return status
 
 
-def _start_backends(config: Config, registry: Any) -> Any:
-    """Start the backend servers of the servers file, and close them on SIGTERM too."""
+def _close_on_sigterm(assembly: Any) -> None:
+    """Close the backend servers on SIGTERM too, then exit."""
     import os
     import signal
 
-    from websearch_mcp.proxy.manager import ProxyManager
-    from websearch_mcp.proxy.servers_file import load_servers
-
-    manager = ProxyManager(load_servers(config.servers_file), registry, config.backend_timeout)
-
     def close_and_exit(signum: int, frame: Any) -> None:
-        manager.close()
+        assembly.close()
         os._exit(0)
 
     signal.signal(signal.SIGTERM, close_and_exit)
-    manager.start()
-    return manager

@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-import _thread
 import os
+import sys
+
+from websearch_mcp.engines.table import BY_NAME, DEFAULT_ORDER, ENGINES
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # typing and dataclasses cost start-up time; clients spawn this server often
-    from collections.abc import Callable, Mapping
-    from typing import Any, TypeVar
-
-    Shared = TypeVar("Shared")
+    from collections.abc import Mapping
+    from typing import Any
 
 DEFAULT_USER_AGENT = (
     "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 "
@@ -25,8 +25,6 @@ class ConfigError(ValueError):
 class Config:
     """Everything the server can be told from outside, with its defaults; treat it as immutable."""
 
-    ddg_html_url: str = "https://html.duckduckgo.com/html/"
-    ddg_lite_url: str = "https://lite.duckduckgo.com/lite/"
     ddg_api_url: str = "https://api.duckduckgo.com/"
     timeout: float = 15.0
     user_agent: str = DEFAULT_USER_AGENT
@@ -43,14 +41,14 @@ class Config:
     fetch_max_bytes: int = 5 * 1024 * 1024
     fetch_concurrency: int = 16
     fetch_per_host: int = 2
-    cache_bytes: int = 32 * 1024 * 1024
     cache_ttl: float = 600.0
-    searxng_urls: str = ""
-    backends: str = "duckduckgo"
+    backends: str = ""
+    fusion: int = 1
     search_cache_ttl: float = 300.0
-    search_cache_bytes: int = 8 * 1024 * 1024
-    ddg_min_interval: float = 1.0
-    searxng_min_interval: float = 0.0
+    store: str = ""
+    store_max_bytes: int = 64 * 1024 * 1024
+    call_timeout: float = 45.0
+    cooldown: float = 60.0
     tavily_api_key: str = ""
     tavily_url: str = "https://api.tavily.com"
     http_token: str = ""
@@ -70,6 +68,12 @@ class Config:
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("Config is immutable; use with_overrides()")
 
+    def get(self, name: str) -> Any:
+        """A setting by its field name (the engines' settings have no attribute declared here)."""
+        if name not in _FIELDS:
+            raise KeyError(name)
+        return getattr(self, name)
+
     def as_dict(self) -> dict[str, Any]:
         """Every setting by name."""
         return {name: getattr(self, name) for name in _FIELDS}
@@ -88,12 +92,20 @@ class Config:
         return f"Config({', '.join(f'{k}={v!r}' for k, v in self.as_dict().items())})"
 
 
-_FIELDS = tuple(Config.__annotations__)
+_ENGINE_FIELDS: dict[str, tuple[type, object]] = {}
+for _entry in ENGINES:  # every engine's URLs and minimum interval, from the one table of engines
+    for _key, _default in _entry.urls.items():
+        _ENGINE_FIELDS[_entry.setting(_key)] = (str, _default)
+    _ENGINE_FIELDS[_entry.setting("min_interval")] = (float, _entry.min_interval)
+    setattr(Config, _entry.setting("min_interval"), _entry.min_interval)
+    for _key, _default in _entry.urls.items():
+        setattr(Config, _entry.setting(_key), _default)
+
+_FIELDS = (*Config.__annotations__, *_ENGINE_FIELDS)
 
 
 _ENV_FIELDS: dict[str, tuple[str, type]] = {
-    "WEBSEARCH_DDG_HTML_URL": ("ddg_html_url", str),
-    "WEBSEARCH_DDG_LITE_URL": ("ddg_lite_url", str),
+    **{f"WEBSEARCH_{field.upper()}": (field, kind) for field, (kind, _) in _ENGINE_FIELDS.items()},
     "WEBSEARCH_DDG_API_URL": ("ddg_api_url", str),
     "WEBSEARCH_TIMEOUT": ("timeout", float),
     "WEBSEARCH_USER_AGENT": ("user_agent", str),
@@ -110,14 +122,14 @@ _ENV_FIELDS: dict[str, tuple[str, type]] = {
     "WEBSEARCH_FETCH_MAX_BYTES": ("fetch_max_bytes", int),
     "WEBSEARCH_FETCH_CONCURRENCY": ("fetch_concurrency", int),
     "WEBSEARCH_FETCH_PER_HOST": ("fetch_per_host", int),
-    "WEBSEARCH_CACHE_BYTES": ("cache_bytes", int),
     "WEBSEARCH_CACHE_TTL": ("cache_ttl", float),
-    "WEBSEARCH_SEARXNG_URLS": ("searxng_urls", str),
     "WEBSEARCH_BACKENDS": ("backends", str),
+    "WEBSEARCH_FUSION": ("fusion", int),
     "WEBSEARCH_SEARCH_CACHE_TTL": ("search_cache_ttl", float),
-    "WEBSEARCH_SEARCH_CACHE_BYTES": ("search_cache_bytes", int),
-    "WEBSEARCH_DDG_MIN_INTERVAL": ("ddg_min_interval", float),
-    "WEBSEARCH_SEARXNG_MIN_INTERVAL": ("searxng_min_interval", float),
+    "WEBSEARCH_STORE": ("store", str),
+    "WEBSEARCH_STORE_MAX_BYTES": ("store_max_bytes", int),
+    "WEBSEARCH_CALL_TIMEOUT": ("call_timeout", float),
+    "WEBSEARCH_COOLDOWN": ("cooldown", float),
     "TAVILY_API_KEY": ("tavily_api_key", str),
     "WEBSEARCH_TAVILY_URL": ("tavily_url", str),
     "WEBSEARCH_HTTP_TOKEN": ("http_token", str),
@@ -128,16 +140,17 @@ _ENV_FIELDS: dict[str, tuple[str, type]] = {
     "WEBSEARCH_BACKEND_TIMEOUT": ("backend_timeout", float),
     "WEBSEARCH_LIGHTWEIGHT_LIST": ("lightweight_list", bool),
 }
-KNOWN_BACKENDS = ("duckduckgo", "searxng")
+_ENV_NAMES = {field: name for name, (field, _) in _ENV_FIELDS.items()}
 _TRUE = ("1", "true", "yes", "on")
 _FALSE = ("0", "false", "no", "off")
 
 _MINIMUMS = {"timeout": 0.1, "max_line_bytes": 1024, "workers": 1, "tools_page_size": 1,
              "max_response_bytes": 1024, "retries": 0, "backoff_seconds": 0.0,
              "retry_after_cap": 0.0, "max_pages": 1, "fetch_max_bytes": 1024, "fetch_concurrency": 1,
-             "fetch_per_host": 1, "cache_bytes": 0, "cache_ttl": 0.0, "search_cache_ttl": 0.0,
-             "search_cache_bytes": 0, "ddg_min_interval": 0.0, "searxng_min_interval": 0.0,
-             "http_max_body": 1024, "http_timeout": 1.0, "backend_timeout": 0.1}
+             "fetch_per_host": 1, "cache_ttl": 0.0, "search_cache_ttl": 0.0,
+             "http_max_body": 1024, "http_timeout": 1.0, "backend_timeout": 0.1,
+             "fusion": 1, "store_max_bytes": 0, "call_timeout": 1.0, "cooldown": 0.0,
+             **{entry.setting("min_interval"): 0.0 for entry in ENGINES}}
 
 LOG_LEVELS = ("debug", "info", "warning", "error")
 
@@ -149,7 +162,10 @@ def _parse(raw: str, kind: type) -> object:
         if raw.lower() in _FALSE:
             return False
         raise ValueError(raw)
-    return kind(raw)
+    value = kind(raw)
+    if kind is float and (value != value or value in (float("inf"), float("-inf"))):
+        raise ValueError(raw)  # nan and infinity pass every comparison with a minimum
+    return value
 
 
 def load_config(environ: Mapping[str, str] | None = None) -> Config:
@@ -168,35 +184,61 @@ def load_config(environ: Mapping[str, str] | None = None) -> Config:
     return validate(Config().with_overrides(**values))
 
 
+def setting_name(field: str) -> str:
+    """The environment variable of a Config field."""
+    return _ENV_NAMES.get(field, field)
+
+
 def validate(config: Config) -> Config:
-    """Refuse values that are out of range; return the config unchanged otherwise."""
+    """Refuse values that are out of range (naming the variable); return the config unchanged."""
     for field, minimum in _MINIMUMS.items():
-        if getattr(config, field) < minimum:
-            raise ConfigError(f"{field} must be at least {minimum}")
+        if config.get(field) < minimum:
+            raise ConfigError(f"{setting_name(field)}={config.get(field)!r}: must be at least {minimum}")
     for name in backend_order(config):
-        if name not in KNOWN_BACKENDS:
-            raise ConfigError(f"WEBSEARCH_BACKENDS names {name!r}; known backends: {', '.join(KNOWN_BACKENDS)}")
+        if name not in BY_NAME:
+            raise ConfigError(f"WEBSEARCH_BACKENDS names {name!r}; known backends: {', '.join(BY_NAME)}")
     if config.log_level.lower() not in LOG_LEVELS:
-        raise ConfigError(f"log level must be one of {', '.join(LOG_LEVELS)}")
+        raise ConfigError(f"WEBSEARCH_LOG_LEVEL={config.log_level!r}: must be one of {', '.join(LOG_LEVELS)}")
+    kind, _ = describe_store(config)
+    if kind == "redis":
+        import importlib.util
+
+        if importlib.util.find_spec("redis") is None:
+            raise ConfigError(f"WEBSEARCH_STORE={config.store!r} needs the Redis client: "
+                              "pip install 'websearch-mcp[redis]'")
     return config
 
 
 def backend_order(config: Config) -> list[str]:
-    """The backends named in WEBSEARCH_BACKENDS, in order, each once."""
-    return list(dict.fromkeys(n.strip().lower() for n in config.backends.split(",") if n.strip()))
+    """The search engines to ask, in order, each once: WEBSEARCH_BACKENDS, or the default order with
+    SearXNG second when instances are configured."""
+    named = [n.strip().lower() for n in config.backends.split(",") if n.strip()]
+    if not named:
+        named = list(DEFAULT_ORDER)
+        if config.get("searxng_urls").strip():
+            named.insert(1, "searxng")
+    return list(dict.fromkeys(named))
 
 
-def one_per_config(factory: Callable[[Config], Shared]) -> Callable[[Config], Shared]:
-    """`factory` made into a function that returns one shared instance per configuration (a
-    connection pool, a cache), made on first use; safe to call from several threads."""
-    made: dict[Config, Shared] = {}
-    lock = _thread.allocate_lock()
+def default_sqlite_path() -> str:
+    """The SQLite file in the user's cache folder (XDG on Linux, the platform's folder elsewhere)."""
+    if sys.platform == "darwin":
+        base = os.path.expanduser("~/Library/Caches")
+    elif sys.platform == "win32":
+        base = os.environ.get("LOCALAPPDATA") or os.path.expanduser("~\\AppData\\Local")
+    else:
+        base = os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache")
+    return os.path.join(base, "websearch-mcp", "store.sqlite3")
 
-    def shared(config: Config) -> Shared:
-        with lock:
-            if config not in made:
-                made[config] = factory(config)
-            return made[config]
 
-    shared.__doc__ = factory.__doc__
-    return shared
+def describe_store(config: Config) -> tuple[str, str]:
+    """(kind, target) of the configured store: memory, sqlite (a file path) or redis (a URL)."""
+    setting = config.store.strip()
+    if not setting or setting == "memory":
+        return "memory", ""
+    if setting.startswith("sqlite:///"):
+        return "sqlite", setting[len("sqlite://"):]
+    if setting.startswith(("redis://", "rediss://")):
+        return "redis", setting
+    raise ConfigError(f"WEBSEARCH_STORE={setting!r}: use memory, sqlite:///ABSOLUTE/PATH, "
+                      "redis://[:PASSWORD@]HOST:PORT/DB or rediss://...")

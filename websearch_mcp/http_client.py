@@ -10,25 +10,26 @@ from __future__ import annotations
 
 import email.utils
 import re
+import socket
 import threading
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import urlsplit
 
 import requests
-from requests.adapters import HTTPAdapter
 
 from websearch_mcp import log
-from websearch_mcp.config import Config, one_per_config
+from websearch_mcp.config import Config
 from websearch_mcp.errors import (
+    DeadlineExceeded,
     ResponseTooLarge,
     UpstreamConnectionError,
     UpstreamError,
     UpstreamHTTPError,
     UpstreamTimeout,
 )
-from websearch_mcp.fetch.addresses import AddressGuard
 
 _CHUNK = 64 * 1024
 HeaderCheck = Callable[[Mapping[str, str], str], None]
@@ -103,29 +104,41 @@ class HttpClient:
     def request(self, method: str, url: str, *, params: Mapping[str, Any] | None = None,
                 data: Mapping[str, Any] | None = None, headers: Mapping[str, str] | None = None,
                 json_body: Any = None, max_bytes: int | None = None, retries: int | None = None,
-                follow_redirects: bool = True, check_headers: HeaderCheck | None = None) -> HttpResponse:
+                follow_redirects: bool = True, check_headers: HeaderCheck | None = None,
+                deadline: float | None = None) -> HttpResponse:
         """Send a request and read its body; retry transient failures; raise UpstreamError.
 
-        `check_headers(headers, url)` may raise to refuse a response before its body is read."""
+        `check_headers(headers, url)` may raise to refuse a response before its body is read.
+        `deadline` (a time.monotonic() value) bounds the whole exchange, retries and waits included."""
         attempts = 1 + (self.config.retries if retries is None else retries)
         options = _SendOptions(params, data, headers, max_bytes, follow_redirects, check_headers)
         options.json_body = json_body
+        options.deadline = deadline
         for attempt in range(attempts):
             last = attempt == attempts - 1
             try:
                 response = self._send_once(method, url, options)
             except UpstreamConnectionError as err:
-                if last:
+                if last or not err.transient:
                     raise
-                log.info(f"{method} {url}: {err.message}; retrying")
-                self.pause(self._backoff(attempt))
+                wait = self._backoff(attempt)
+                if not self._time_left(deadline, wait):
+                    raise
+                log.info(f"{method} {_host(url)}: {err.message}; retrying in {wait:.1f} s")
+                self.pause(wait)
                 continue
-            wait = self._wait_before_retry(response, attempt)
-            if wait is None or last:
+            retry_wait = self._wait_before_retry(response, attempt)
+            if retry_wait is None or last or not self._time_left(deadline, retry_wait):
                 return response
-            log.info(f"{method} {url}: HTTP {response.status}; retrying in {wait:.1f} s")
+            wait = retry_wait
+            log.info(f"{method} {_host(url)}: HTTP {response.status}; retrying in {wait:.1f} s")
             self.pause(wait)
         raise AssertionError("unreachable")
+
+    @staticmethod
+    def _time_left(deadline: float | None, wait: float) -> bool:
+        """Whether a retry after `wait` seconds still has a second of the deadline to run in."""
+        return deadline is None or time.monotonic() + wait + 1.0 < deadline
 
     def _backoff(self, attempt: int) -> float:
         return float(self.config.backoff_seconds * (2 ** attempt))
@@ -150,6 +163,12 @@ class HttpClient:
         cap = self.config.max_response_bytes if options.max_bytes is None else options.max_bytes
         timeout = self.config.timeout
         started = time.monotonic()
+        if options.deadline is not None:
+            left = options.deadline - started
+            if left <= 0.05:
+                raise DeadlineExceeded(f"no time was left to ask {_host(url)} (the call's deadline passed)",
+                                       url=url)
+            timeout = min(timeout, left)
         try:
             with self.session.request(method, url, params=options.params, data=options.data, json=options.json_body,
                                       headers=options.headers, timeout=(min(timeout, 10.0), timeout),
@@ -164,6 +183,9 @@ class HttpClient:
         except requests.exceptions.TooManyRedirects as err:
             raise UpstreamError(f"{_host(url)} redirected too many times", url=url) from err
         except (requests.exceptions.ConnectionError, requests.exceptions.ChunkedEncodingError) as err:
+            if _name_not_resolved(err):
+                raise UpstreamConnectionError(f"could not resolve the host name {urlsplit(url).hostname}",
+                                              url=url, transient=False) from err
             raise UpstreamConnectionError(f"could not reach {_host(url)} ({_reason(err)})", url=url) from err
         except requests.exceptions.RequestException as err:
             raise UpstreamError(f"request to {_host(url)} failed ({_reason(err)})", url=url) from err
@@ -188,9 +210,23 @@ class HttpClient:
 
 
 def _host(url: str) -> str:
-    from urllib.parse import urlsplit
-
     return urlsplit(url).netloc or url
+
+
+def _name_not_resolved(err: BaseException) -> bool:
+    """Whether a connection failed because the host name does not resolve (retrying cannot help)."""
+    seen: set[int] = set()
+    pending: list[object] = [err]
+    while pending:
+        current = pending.pop()
+        if not isinstance(current, BaseException) or id(current) in seen:
+            continue
+        seen.add(id(current))
+        if isinstance(current, socket.gaierror) or type(current).__name__ == "NameResolutionError":
+            return True
+        pending.extend([current.__cause__, current.__context__, *current.args,
+                        getattr(current, "reason", None)])
+    return False
 
 
 _ERRNO = re.compile(r"\[Errno -?\d+\] ([^'\")\]]+)")
@@ -223,32 +259,4 @@ class _SendOptions:
         self.follow_redirects = follow_redirects
         self.check_headers = check_headers
         self.json_body: Any = None
-
-
-class _GuardedAdapter(HTTPAdapter):
-    """A transport adapter whose connections open sockets only to checked addresses."""
-
-    def __init__(self, guard: AddressGuard) -> None:
-        self.guard = guard
-        super().__init__()
-
-    def init_poolmanager(self, *args: Any, **kwargs: Any) -> None:
-        from websearch_mcp.fetch.connections import pool_classes
-
-        super().init_poolmanager(*args, **kwargs)
-        self.poolmanager.pool_classes_by_scheme = pool_classes(self.guard)
-
-
-class GuardedHttpClient(HttpClient):
-    """The client for fetching arbitrary pages: every connection is checked by an AddressGuard."""
-
-    def __init__(self, config: Config, guard: AddressGuard) -> None:
-        super().__init__(config)
-        self.guard = guard
-        adapter = _GuardedAdapter(guard)
-        self.session.mount("http://", adapter)
-        self.session.mount("https://", adapter)
-
-
-client_for = one_per_config(HttpClient)
-"""The shared client of a configuration (one connection pool per process and config)."""
+        self.deadline: float | None = None

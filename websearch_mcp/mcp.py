@@ -2,7 +2,8 @@
 
 Legacy revisions (2024-11-05 .. 2025-11-25) negotiate once per connection with `initialize`;
 the stateless revision 2026-07-28 names its version in every request's `_meta`. Both are served
-by the same object, chosen per request. Knows nothing of stdio, HTTP or DuckDuckGo.
+by the same object, chosen per request, from one table of methods. Knows nothing of stdio, HTTP
+or search engines.
 """
 
 from __future__ import annotations
@@ -21,9 +22,10 @@ if TYPE_CHECKING:  # typing costs start-up time; clients spawn this server often
     from typing import Any
 
     from websearch_mcp.jsonrpc import Request
+    from websearch_mcp.pipeline import Conversation
     from websearch_mcp.tools.registry import Registry, Tool, ToolContext
 
-    MethodHandler = Callable[[dict[str, Any], str, ToolContext], dict[str, Any]]
+    MethodHandler = Callable[[dict[str, Any], "Session", str, ToolContext], dict[str, Any]]
 
 SERVER_INFO = {
     "name": "websearch-mcp",
@@ -38,12 +40,14 @@ INSTRUCTIONS = (
 )
 UNSUPPORTED_VERSION = -32022
 HEADER_MISMATCH = -32020
+DISCOVER_TTL_MS = 3_600_000
+LIST_TTL_MS = 300_000
+LEGACY_ERA = "legacy"
+MODERN_ERA = "modern"
 
 
 class MissingMeta(InvalidParams):
     """A stateless request lacks a required `_meta` key (HTTP answers it with 400)."""
-DISCOVER_TTL_MS = 3_600_000
-LIST_TTL_MS = 300_000
 
 
 class Session:
@@ -59,6 +63,19 @@ class Session:
     def revision(self) -> str:
         """The revision replies are shaped for (the newest legacy one before `initialize`)."""
         return self.protocol_version or revisions.LATEST_LEGACY
+
+
+class Method:
+    """One entry of the method table: its handler, the eras that have it, how it may be sent."""
+
+    __slots__ = ("batchable", "eras", "handler", "long_running")
+
+    def __init__(self, handler: MethodHandler, eras: tuple[str, ...] = (LEGACY_ERA, MODERN_ERA),
+                 batchable: bool = True, long_running: bool = False) -> None:
+        self.handler = handler
+        self.eras = eras
+        self.batchable = batchable  # `initialize` must not appear inside a batch
+        self.long_running = long_running  # transports run it off the thread that reads input
 
 
 def _meta_of(params: Any) -> dict[str, Any] | None:
@@ -99,6 +116,23 @@ def _decode_cursor(cursor: Any) -> int:
     return offset
 
 
+def _check_modern_meta(meta: dict[str, Any] | None) -> None:
+    if meta is None:
+        raise MissingMeta(f"Invalid params: params._meta is required "
+                          f"(with {revisions.META_VERSION} and {revisions.META_CAPABILITIES})")
+    for key in revisions.MODERN_META_KEYS:
+        if key not in meta:
+            raise MissingMeta(f"Invalid params: missing required _meta key {key}")
+    version = meta[revisions.META_VERSION]
+    if not isinstance(version, str):
+        raise MissingMeta(f"Invalid params: _meta {revisions.META_VERSION} must be a string")
+    if not isinstance(meta[revisions.META_CAPABILITIES], dict):
+        raise MissingMeta(f"Invalid params: _meta {revisions.META_CAPABILITIES} must be an object")
+    if version != revisions.MODERN:
+        raise JsonRpcError("Unsupported protocol version", code=UNSUPPORTED_VERSION,
+                           data={"supported": list(revisions.ALL), "requested": version})
+
+
 class McpServer:
     """Answers MCP requests of either era; one instance serves every connection."""
 
@@ -109,60 +143,73 @@ class McpServer:
         self.instructions = instructions
         self.list_changed = list_changed  # tools come and go (backend servers): clients are told
         self.lightweight = lightweight  # seed 003's name-and-description listing (outside the MCP schema)
-        self._shared: dict[str, MethodHandler] = {
-            "tools/list": self._tools_list,
-            "tools/call": self._tools_call,
+        self.methods: dict[str, Method] = {
+            "initialize": Method(self._initialize, eras=(LEGACY_ERA,), batchable=False),
+            "ping": Method(self._ping, eras=(LEGACY_ERA,)),
+            "server/discover": Method(self._discover, eras=(MODERN_ERA,)),
+            "tools/list": Method(self._tools_list),
+            "tools/call": Method(self._tools_call, long_running=True),
+        }
+        self.notifications: dict[str, Callable[[dict[str, Any], Conversation], None]] = {
+            "notifications/initialized": self._initialized,
+            "notifications/cancelled": self._cancelled,
         }
 
     # -- entry points -------------------------------------------------------------------------
 
     def handle(self, request: Request, session: Session, context: ToolContext) -> dict[str, Any]:
         """The result of one request; raises JsonRpcError for protocol errors."""
-        if is_modern(request):
-            return self._handle_modern(request, context)
-        return self._handle_legacy(request, session, context)
-
-    def handle_notification(self, request: Request, session: Session) -> None:
-        """Take note of a notification; never answered."""
-        if request.method == "notifications/initialized" and session.protocol_version:
-            session.initialized = True
-
-    @staticmethod
-    def cancelled_request_id(request: Request) -> Any:
-        """The id a `notifications/cancelled` names, or None for any other or malformed one."""
-        if request.method != "notifications/cancelled":
-            return None
-        return request.params_dict.get("requestId")
-
-    @staticmethod
-    def is_slow(request: Request) -> bool:
-        """Whether a request may take long enough to need a worker thread."""
-        return request.method == "tools/call"
-
-    @staticmethod
-    def batches_allowed(session: Session) -> bool:
-        """Whether this connection may send JSON-RPC batches."""
-        return revisions.allows_batches(session.protocol_version)
-
-    @staticmethod
-    def may_be_batched(message: Any) -> bool:
-        """Whether a message may appear inside a batch (`initialize` must not)."""
-        return not (isinstance(message, dict) and message.get("method") == "initialize")
-
-    # -- legacy era ---------------------------------------------------------------------------
-
-    def _handle_legacy(self, request: Request, session: Session,
-                       context: ToolContext) -> dict[str, Any]:
-        if request.method == "initialize":
-            return self._initialize(request.params_dict, session)
-        if request.method == "ping":
-            return {}
-        handler = self._shared.get(request.method)
-        if handler is None:
+        modern = is_modern(request)
+        if modern:
+            _check_modern_meta(_meta_of(request.params))
+        method = self.methods.get(request.method)
+        if method is None or (MODERN_ERA if modern else LEGACY_ERA) not in method.eras:
             raise MethodNotFound(f"Method not found: {request.method}")
-        return handler(request.params_dict, session.revision, context)
+        revision = revisions.MODERN if modern else session.revision
+        result = method.handler(request.params_dict, session, revision, context)
+        if modern:
+            result["resultType"] = "complete"
+            meta = result.setdefault("_meta", {})
+            meta[revisions.META_SERVER_INFO] = revisions.shape_implementation(SERVER_INFO, revisions.MODERN)
+        return result
 
-    def _initialize(self, params: dict[str, Any], session: Session) -> dict[str, Any]:
+    def handle_notification(self, request: Request, conversation: Conversation) -> None:
+        """Take note of a notification; never answered."""
+        handler = self.notifications.get(request.method)
+        if handler is not None:
+            handler(request.params_dict, conversation)
+
+    def method_of(self, request: Request) -> Method | None:
+        """The table entry a request names, if any."""
+        return self.methods.get(request.method)
+
+    def run_tool(self, name: str, arguments: dict[str, Any], context: ToolContext) -> ToolResult:
+        """Run a tool by name: the one path for MCP, the REST facade and the CLI. A ToolError becomes
+        an error result (with the error attached); an unknown tool raises InvalidParams, a failed
+        backend server ServerError."""
+        tool = self.registry.get(name)
+        if tool is None:
+            group = self.registry.group_of(name)
+            if group is not None:  # a configured backend server that is not running (yet, or any more)
+                raise ServerError(f"MCP server '{group}' is not running")
+            raise InvalidParams(f"Tool not found: {name}")
+        started = time.monotonic()
+        try:
+            # a backend server's tool is checked by that server, with its own rules
+            checked = arguments if tool.definition is not None else validate_arguments(arguments, tool.input_schema)
+            result = tool.handler(checked, context)
+        except ToolError as err:
+            result = ToolResult(text=err.message, structured=err.structured, is_error=True, error=err)
+        except BackendServerError as err:
+            raise ServerError(err.message, data=err.data) from err
+        log.debug(f"tool {tool.name} finished in {(time.monotonic() - started) * 1000:.0f} ms"
+                  f"{' with an error' if result.is_error else ''}")
+        return result
+
+    # -- methods --------------------------------------------------------------------------------
+
+    def _initialize(self, params: dict[str, Any], session: Session, revision: str,
+                    context: ToolContext) -> dict[str, Any]:
         revision = revisions.negotiate(params.get("protocolVersion"))
         session.protocol_version = revision
         session.initialized = False
@@ -179,40 +226,12 @@ class McpServer:
             "instructions": self.instructions,
         }
 
-    # -- stateless era ------------------------------------------------------------------------
-
-    def _handle_modern(self, request: Request, context: ToolContext) -> dict[str, Any]:
-        self._check_modern_meta(_meta_of(request.params))
-        if request.method == "server/discover":
-            result = self._discover()
-        else:
-            handler = self._shared.get(request.method)
-            if handler is None:
-                raise MethodNotFound(f"Method not found: {request.method}")
-            result = handler(request.params_dict, revisions.MODERN, context)
-        result["resultType"] = "complete"
-        meta = result.setdefault("_meta", {})
-        meta[revisions.META_SERVER_INFO] = revisions.shape_implementation(SERVER_INFO, revisions.MODERN)
-        return result
-
     @staticmethod
-    def _check_modern_meta(meta: dict[str, Any] | None) -> None:
-        if meta is None:
-            raise MissingMeta(f"Invalid params: params._meta is required "
-                                f"(with {revisions.META_VERSION} and {revisions.META_CAPABILITIES})")
-        for key in revisions.MODERN_META_KEYS:
-            if key not in meta:
-                raise MissingMeta(f"Invalid params: missing required _meta key {key}")
-        version = meta[revisions.META_VERSION]
-        if not isinstance(version, str):
-            raise MissingMeta(f"Invalid params: _meta {revisions.META_VERSION} must be a string")
-        if not isinstance(meta[revisions.META_CAPABILITIES], dict):
-            raise MissingMeta(f"Invalid params: _meta {revisions.META_CAPABILITIES} must be an object")
-        if version != revisions.MODERN:
-            raise JsonRpcError("Unsupported protocol version", code=UNSUPPORTED_VERSION,
-                               data={"supported": list(revisions.ALL), "requested": version})
+    def _ping(params: dict[str, Any], session: Session, revision: str, context: ToolContext) -> dict[str, Any]:
+        return {}
 
-    def _discover(self) -> dict[str, Any]:
+    def _discover(self, params: dict[str, Any], session: Session, revision: str,
+                  context: ToolContext) -> dict[str, Any]:
         return {
             "supportedVersions": [revisions.MODERN],
             "capabilities": {"tools": {"listChanged": False}},
@@ -221,9 +240,7 @@ class McpServer:
             "cacheScope": "public",
         }
 
-    # -- tools (both eras) --------------------------------------------------------------------
-
-    def _tools_list(self, params: dict[str, Any], revision: str,
+    def _tools_list(self, params: dict[str, Any], session: Session, revision: str,
                     context: ToolContext) -> dict[str, Any]:
         tools = list(self.registry)
         offset = _decode_cursor(params.get("cursor"))
@@ -242,7 +259,7 @@ class McpServer:
             result["cacheScope"] = "public"
         return result
 
-    def _tools_call(self, params: dict[str, Any], revision: str,
+    def _tools_call(self, params: dict[str, Any], session: Session, revision: str,
                     context: ToolContext) -> dict[str, Any]:
         name = params.get("name")
         if not isinstance(name, str):
@@ -252,43 +269,30 @@ class McpServer:
             arguments = {}
         if not isinstance(arguments, dict):
             raise InvalidParams("Invalid params: 'arguments' must be an object")
-        tool = self.registry.get(name)
-        if tool is None:
-            raise InvalidParams(f"Tool not found: {name}")
         meta = _meta_of(params)
         token = meta.get("progressToken") if meta is not None else None
         if isinstance(token, str) or (isinstance(token, int) and not isinstance(token, bool)):
             context.progress_token = token
-        return self._render(tool, self._run_tool(tool, arguments, context), revision)
+        result = self.run_tool(name, arguments, context)
+        return self._render(self.registry.get(name), result, revision)
 
-    def execute(self, name: str, arguments: dict[str, Any], context: ToolContext) -> ToolResult:
-        """Run a tool by name; raises InvalidParams (unknown tool), InvalidArguments or ToolError."""
-        tool = self.registry.get(name)
-        if tool is None:
-            raise InvalidParams(f"Tool not found: {name}")
-        return tool.handler(validate_arguments(arguments, tool.input_schema), context)
+    # -- notifications --------------------------------------------------------------------------
 
     @staticmethod
-    def _run_tool(tool: Tool, arguments: dict[str, Any], context: ToolContext) -> ToolResult:
-        started = time.monotonic()
-        try:
-            # a backend server's tool is checked by that server, with its own rules
-            checked = arguments if tool.definition is not None else validate_arguments(arguments, tool.input_schema)
-            result = tool.handler(checked, context)
-        except ToolError as err:
-            result = ToolResult(text=err.message, structured=err.structured, is_error=True)
-        except BackendServerError as err:
-            raise ServerError(err.message, data=err.data) from err
-        log.debug(f"tool {tool.name} finished in {(time.monotonic() - started) * 1000:.0f} ms"
-                  f"{' with an error' if result.is_error else ''}")
-        return result
+    def _initialized(params: dict[str, Any], conversation: Conversation) -> None:
+        if conversation.session.protocol_version:
+            conversation.session.initialized = True
 
     @staticmethod
-    def _render(tool: Tool, result: ToolResult, revision: str) -> dict[str, Any]:
+    def _cancelled(params: dict[str, Any], conversation: Conversation) -> None:
+        conversation.cancel(params.get("requestId"))
+
+    @staticmethod
+    def _render(tool: Tool | None, result: ToolResult, revision: str) -> dict[str, Any]:
         if result.raw is not None:
             return result.raw
         rendered: dict[str, Any] = {"content": [{"type": "text", "text": result.text}]}
-        if (result.structured is not None and tool.output_schema is not None
+        if (result.structured is not None and tool is not None and tool.output_schema is not None
                 and revisions.has_structured_content(revision)):
             rendered["structuredContent"] = result.structured
         if result.is_error:

@@ -65,8 +65,10 @@ CONTEXT_HEADER = '## Context for "{query}"\n\n'
 CONTEXT_PASSAGE = "[{number}] {text}\n\n"
 CONTEXT_SOURCES = "### Sources\n"
 CONTEXT_SOURCE = "[{number}] [{title}]({url})\n"
+CONTEXT_SOURCE_SNIPPET = "[{number}] [{title}]({url}) (search snippet only: the page could not be read)\n"
 CONTEXT_EMPTY = '## Context for "{query}"\n\nNo relevant content was found.\n'
-CONTEXT_FAILED_NOTE = "\n_{count} of {total} pages could not be read and were left out._\n"
+CONTEXT_FAILED_ONE = "\n_{count} of {total} pages could not be read; only its search snippet was used._\n"
+CONTEXT_FAILED_MANY = "\n_{count} of {total} pages could not be read; only their search snippets were used._\n"
 
 # web_search with fetch_content
 RESULT_CONTENT = "**Content** ({words} words, fetched in {ms} ms):\n\n{markdown}\n\n"

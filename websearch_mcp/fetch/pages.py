@@ -9,12 +9,15 @@ from collections.abc import Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from urllib.parse import urljoin
 
-from websearch_mcp.config import Config, one_per_config
+from websearch_mcp import wire
+from websearch_mcp.config import Config
 from websearch_mcp.errors import ToolError, UpstreamError
 from websearch_mcp.fetch.addresses import AddressGuard, check_url
-from websearch_mcp.fetch.cache import TtlCache
 from websearch_mcp.fetch.charset import decode_page
+from websearch_mcp.store.base import Store
+from websearch_mcp.store.memory import MemoryStore
 
+PAGE_CACHE = "page"
 MAX_REDIRECTS = 5
 REDIRECT_STATUSES = frozenset({301, 302, 303, 307, 308})
 KINDS = {
@@ -58,6 +61,20 @@ class FetchedPage:
         self.elapsed_ms = elapsed_ms
         self.size = size
 
+    def to_bytes(self) -> bytes:
+        """The page as one cache entry."""
+        head = {"url": self.url, "final_url": self.final_url, "content_type": self.content_type,
+                "charset": self.charset, "elapsed_ms": self.elapsed_ms, "size": self.size}
+        return wire.dumps(head).encode("utf-8") + b"\n" + self.text.encode("utf-8", "surrogatepass")
+
+    @classmethod
+    def from_bytes(cls, data: bytes) -> FetchedPage:
+        """A page back from its cache entry."""
+        head_bytes, _, text = data.partition(b"\n")
+        head = wire.loads(head_bytes.decode("utf-8"))
+        return cls(head["url"], head["final_url"], head["content_type"], text.decode("utf-8", "surrogatepass"),
+                   head["charset"], head["elapsed_ms"], head["size"])
+
 
 def _refuse_unreadable(headers: Mapping[str, str], url: str) -> None:
     content_type = headers.get("Content-Type", "")
@@ -70,29 +87,29 @@ def _refuse_unreadable(headers: Mapping[str, str], url: str) -> None:
 class PageFetcher:
     """Fetches pages with the project's safety rules; one per configuration."""
 
-    def __init__(self, config: Config, guard: AddressGuard | None = None) -> None:
-        from websearch_mcp.http_client import GuardedHttpClient
+    def __init__(self, config: Config, guard: AddressGuard | None = None, store: Store | None = None) -> None:
+        from websearch_mcp.fetch.client import GuardedHttpClient
 
         self.config = config
         self.guard = guard or AddressGuard(allow_private=config.allow_private_urls)
         self.client = GuardedHttpClient(config, self.guard)
-        self.cache: TtlCache[FetchedPage] = TtlCache(config.cache_bytes, config.cache_ttl)
+        self.cache = store if store is not None else MemoryStore(config.store_max_bytes)
         self._host_slots: dict[str, threading.BoundedSemaphore] = {}
         self._slots_lock = threading.Lock()
 
-    def fetch(self, url: str) -> FetchedPage:
+    def fetch(self, url: str, deadline: float | None = None) -> FetchedPage:
         """Fetch one page (from the cache when it is fresh there); raise ToolError on failure."""
-        cached = self.cache.get(url)
+        cached = self.cache.get(PAGE_CACHE, url)
         if cached is not None:
-            return cached
+            return FetchedPage.from_bytes(cached)
         _, host, _ = check_url(url)
         with self._slot(host):
-            page = self._fetch_uncached(url)
-        self.cache.put(url, page, page.size + len(page.text))
+            page = self._fetch_uncached(url, deadline)
+        self.cache.put(PAGE_CACHE, url, page.to_bytes(), self.config.cache_ttl)
         return page
 
     def fetch_many(self, urls: list[str], on_done: Callable[[int], None] | None = None,
-                   ) -> list[FetchedPage | ToolError]:
+                   deadline: float | None = None) -> list[FetchedPage | ToolError]:
         """Fetch several pages in parallel (bounded, and per host); results in the order asked."""
         results: list[FetchedPage | ToolError] = [ToolError("not fetched")] * len(urls)
         done = 0
@@ -101,7 +118,7 @@ class PageFetcher:
         def run(index: int) -> None:
             nonlocal done
             try:
-                results[index] = self.fetch(urls[index])
+                results[index] = self.fetch(urls[index], deadline)
             except ToolError as err:
                 results[index] = err
             with done_lock:
@@ -125,7 +142,7 @@ class PageFetcher:
                 slot = self._host_slots[host] = threading.BoundedSemaphore(self.config.fetch_per_host)
             return slot
 
-    def _fetch_uncached(self, url: str) -> FetchedPage:
+    def _fetch_uncached(self, url: str, deadline: float | None) -> FetchedPage:
         started = time.monotonic()
         current = url
         for _ in range(MAX_REDIRECTS + 1):
@@ -134,7 +151,7 @@ class PageFetcher:
             try:
                 response = self.client.request("GET", current, follow_redirects=False, retries=1,
                                                max_bytes=self.config.fetch_max_bytes,
-                                               check_headers=_refuse_unreadable)
+                                               check_headers=_refuse_unreadable, deadline=deadline)
             except UpstreamError as err:
                 raise FetchError(err.message) from err
             location = response.headers.get("Location")
@@ -149,6 +166,3 @@ class PageFetcher:
                                (time.monotonic() - started) * 1000, len(response.body))
         raise FetchError(f"too many redirects (more than {MAX_REDIRECTS})")
 
-
-fetcher_for = one_per_config(PageFetcher)
-"""The shared fetcher (and page cache) of a configuration."""

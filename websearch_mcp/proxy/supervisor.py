@@ -61,6 +61,11 @@ class BackendSupervisor:
                 self._serve_until_exit()
                 if time.monotonic() - started > STABLE_AFTER:
                     failures = 0  # it ran well for a while: restart quickly again
+            except (FileNotFoundError, PermissionError) as err:
+                # the command cannot be executed: restarting cannot help
+                log.error(f"backend {self.spec.name}: cannot run {self.spec.command!r} ({err.strerror}); "
+                          "it stays stopped")
+                return
             except (BackendGone, BackendTimeout, BackendRpcError, OSError) as err:
                 log.warning(f"backend {self.spec.name}: {err or type(err).__name__}")
             self.registry.replace_group(self.prefix, [])

@@ -1,23 +1,31 @@
-"""The tool registry and the built-in tools."""
+"""The built-in tools: one module each (schema, handler, template choice), listed once here."""
 
 from __future__ import annotations
 
-from websearch_mcp.config import Config
 from websearch_mcp.tools.registry import Registry
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from websearch_mcp.config import Config
+    from websearch_mcp.services import Services
+    from websearch_mcp.tools.registry import ToolSpec
 
-def build_registry(config: Config) -> Registry:
-    """The registry of every tool this configuration offers, in a stable order."""
+
+def built_in_specs(config: Config) -> list[ToolSpec]:
+    """Every built-in tool this configuration offers, in a stable order."""
     from websearch_mcp.tools import fetch_content, instant_answer, search_context, web_search
 
-    registry = Registry()
-    registry.register(web_search.make_tool(config))
-    registry.register(instant_answer.make_tool(config))
-    registry.register(fetch_content.make_tool(config))
-    registry.register(search_context.make_tool(config))
+    specs = [web_search.SPEC, instant_answer.SPEC, fetch_content.SPEC, search_context.SPEC]
     if config.tavily_api_key.strip():
         from websearch_mcp.tools import tavily
 
-        for tool in tavily.make_tools(config):
-            registry.register(tool)
+        specs.extend(tavily.SPECS)
+    return specs
+
+
+def build_registry(services: Services) -> Registry:
+    """A registry of the built-in tools, bound to these services."""
+    registry = Registry()
+    for spec in built_in_specs(services.config):
+        registry.register(spec.bind(services))
     return registry

@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 from websearch_mcp import templates
-from websearch_mcp.config import Config
-from websearch_mcp.tools.registry import BoundHandler, Tool, ToolContext, ToolResult
+from websearch_mcp.tools.registry import ToolContext, ToolResult, ToolSpec
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-    from websearch_mcp.content import Document
+    from websearch_mcp.services import Services
 
 MAX_URLS = 20
 
@@ -70,28 +69,6 @@ def merge_urls(urls: list[str]) -> list[str]:
     return list(dict.fromkeys(u.strip() for u in urls))
 
 
-def _page_part(document: Document, start: int, max_chars: int) -> dict[str, Any]:
-    total = len(document.markdown)
-    end = min(total, start + max_chars)
-    if end < total:  # end between paragraphs (or at least lines) when one is near, not mid-word
-        for boundary in ("\n\n", "\n"):
-            cut = document.markdown.rfind(boundary, start + max_chars // 2, end)
-            if cut > start:
-                end = cut + len(boundary)
-                break
-        heading = document.markdown.rfind("\n#", start, end)
-        if heading > start and not document.markdown[heading:end].strip("\n").count("\n"):
-            end = heading + 1  # a heading belongs with the text under it, in the next part
-    part = document.markdown[start:end] if start < total else ""
-    entry: dict[str, Any] = {
-        "url": document.url, "title": document.title, "content": part, "start_index": start,
-        "end_index": max(start, end), "total_chars": total, "next_start_index": end if end < total else None,
-        "word_count": document.word_count, "fetch_time_ms": int(document.fetch_time_ms),
-        "metadata": document.metadata,
-    }
-    return entry
-
-
 def _render_page(entry: dict[str, Any]) -> str:
     text = templates.PAGE_HEADER.format(title=entry["title"], url=entry["url"])
     if entry.get("warning"):
@@ -119,31 +96,10 @@ def render_markdown(pages: list[dict[str, Any]], failed: list[dict[str, str]]) -
     return "".join(parts).rstrip("\n")
 
 
-def read_pages(config: Config, urls: list[str], context: ToolContext) -> tuple[list[Document | None], list[str]]:
-    """Fetch and convert pages in parallel; (documents or None, errors) in the order given."""
-    from websearch_mcp.content import to_document
-    from websearch_mcp.errors import ToolError
-    from websearch_mcp.fetch.pages import fetcher_for
-
-    total = len(urls)
-    context.report_progress(0, total, f"fetching {total} page{'s' if total != 1 else ''}")
-    results = fetcher_for(config).fetch_many(
-        urls, on_done=lambda done: context.report_progress(done, total, f"{done} of {total} pages fetched"))
-    documents: list[Document | None] = []
-    errors: list[str] = []
-    for result in results:
-        if isinstance(result, ToolError):
-            documents.append(None)
-            errors.append(result.message)
-        else:
-            documents.append(to_document(result))
-            errors.append("")
-    return documents, errors
-
-
-def run(config: Config, arguments: dict[str, Any], context: ToolContext) -> ToolResult:
+def run(services: Services, arguments: dict[str, Any], context: ToolContext) -> ToolResult:
     """Read the pages and render them."""
     from websearch_mcp.fetch.addresses import InvalidUrlError, check_url
+    from websearch_mcp.services.pages import page_part
 
     failed: list[dict[str, str]] = []
     valid: list[str] = []
@@ -153,32 +109,27 @@ def run(config: Config, arguments: dict[str, Any], context: ToolContext) -> Tool
             valid.append(url)
         except InvalidUrlError as err:
             failed.append({"url": url, "error": err.message})
-    documents, errors = read_pages(config, valid, context) if valid else ([], [])
     pages = []
-    for url, document, error in zip(valid, documents, errors, strict=True):
-        if document is None:
-            failed.append({"url": url, "error": error})
+    for outcome in services.pages.read(valid, context):
+        if outcome.document is None:
+            failed.append({"url": outcome.url, "error": outcome.error})
             continue
-        entry = _page_part(document, arguments["start_index"], arguments["max_chars"])
-        entry["url"], entry["final_url"] = url, document.url
-        if url.lower().startswith("http://"):
+        entry = page_part(outcome.document, arguments["start_index"], arguments["max_chars"])
+        entry["url"], entry["final_url"] = outcome.url, outcome.document.url
+        if outcome.url.lower().startswith("http://"):
             entry["warning"] = HTTP_WARNING
         pages.append(entry)
     structured = {"pages": pages, "failed": failed}
     return ToolResult(text=render_markdown(pages, failed), structured=structured, is_error=not pages)
 
 
-def make_tool(config: Config) -> Tool:
-    """The fetch_content tool bound to a configuration."""
-    return Tool(
-        name="fetch_content",
-        title="Fetch Page Content",
-        description=("Read web pages as clean Markdown of their main content (navigation, ads and "
-                     "boilerplate removed). Long pages come in parts: the output says which start_index "
-                     "reads on. Invalid or unreachable URLs are listed with the reason; the others are read."),
-        input_schema=INPUT_SCHEMA,
-        output_schema=OUTPUT_SCHEMA,
-        annotations={"readOnlyHint": True, "destructiveHint": False, "idempotentHint": True,
-                     "openWorldHint": True},
-        handler=BoundHandler(run, config),
-    )
+SPEC = ToolSpec(
+    name="fetch_content",
+    title="Fetch Page Content",
+    description=("Read web pages as clean Markdown of their main content (navigation, ads and "
+                 "boilerplate removed). Long pages come in parts: the output says which start_index "
+                 "reads on. Invalid or unreachable URLs are listed with the reason; the others are read."),
+    input_schema=INPUT_SCHEMA,
+    output_schema=OUTPUT_SCHEMA,
+    run=run,
+)

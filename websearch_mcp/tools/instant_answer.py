@@ -3,15 +3,15 @@
 from __future__ import annotations
 
 from websearch_mcp import templates
-from websearch_mcp.config import Config
 from websearch_mcp.errors import InvalidArguments, UpstreamError
-from websearch_mcp.tools.registry import BoundHandler, Tool, ToolContext, ToolResult
+from websearch_mcp.tools.registry import ToolContext, ToolResult, ToolSpec
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-    from websearch_mcp.backends.instant_answer import InstantAnswer
+    from websearch_mcp.services import Services
+    from websearch_mcp.services.instant_answer import InstantAnswer
 
 MAX_RELATED = 10
 MAX_INFOBOX = 15
@@ -102,31 +102,27 @@ def render_markdown(query: str, answer: InstantAnswer) -> str:
     return "".join(parts)
 
 
-def run(config: Config, arguments: dict[str, Any], context: ToolContext) -> ToolResult:
+def run(services: Services, arguments: dict[str, Any], context: ToolContext) -> ToolResult:
     """Ask the Instant Answer API and render its answer."""
-    from websearch_mcp.backends.instant_answer import InstantAnswerApi
-
     query = arguments["query"]
     if not query.strip():
-        raise InvalidArguments("Invalid argument 'query': must not be empty (minLength)")
+        raise InvalidArguments("Invalid argument 'query': must not be empty (minLength)", parameter="query",
+                               rule="minLength")
     try:
-        answer = InstantAnswerApi(config).lookup(query)
+        answer = services.instant_answers.lookup(query, context.deadline)
     except UpstreamError as err:
-        raise UpstreamError(templates.INSTANT_UNAVAILABLE.format(details=err.message)) from err
+        raise UpstreamError(templates.INSTANT_UNAVAILABLE.format(details=err.message), url=err.url,
+                            status=err.status, backend="instant_answer") from err
     structured = {"query": query, "found": not answer.is_empty, **answer.to_dict()}
     return ToolResult(text=render_markdown(query, answer), structured=structured)
 
 
-def make_tool(config: Config) -> Tool:
-    """The instant_answer tool bound to a configuration."""
-    return Tool(
-        name="instant_answer",
-        title="Instant Answer",
-        description=("Get an instant answer from DuckDuckGo, including abstracts, definitions, "
-                     "and related topics."),
-        input_schema=INPUT_SCHEMA,
-        output_schema=OUTPUT_SCHEMA,
-        annotations={"readOnlyHint": True, "destructiveHint": False, "idempotentHint": True,
-                     "openWorldHint": True},
-        handler=BoundHandler(run, config),
-    )
+SPEC = ToolSpec(
+    name="instant_answer",
+    title="Instant Answer",
+    description=("Get an instant answer from DuckDuckGo, including abstracts, definitions, "
+                 "and related topics."),
+    input_schema=INPUT_SCHEMA,
+    output_schema=OUTPUT_SCHEMA,
+    run=run,
+)

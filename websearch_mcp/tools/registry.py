@@ -6,27 +6,37 @@ Plain classes rather than dataclasses: this module is on the start-up path.
 from __future__ import annotations
 
 import _thread
+import time
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator
     from typing import Any
 
+    from websearch_mcp.errors import ToolError
+    from websearch_mcp.services import Services
+
     JSONObject = dict[str, Any]
     Handler = Callable[[JSONObject, "ToolContext"], "ToolResult"]
+    Runner = Callable[[Services, JSONObject, "ToolContext"], "ToolResult"]
+
+READ_ONLY_OPEN_WORLD: JSONObject = {"readOnlyHint": True, "destructiveHint": False, "idempotentHint": True,
+                                    "openWorldHint": True}
+"""The annotations of every built-in tool: they read the web and change nothing."""
 
 
 class ToolResult:
     """What a handler returns: Markdown text and, optionally, the same data as an object."""
 
-    __slots__ = ("is_error", "raw", "structured", "text")
+    __slots__ = ("error", "is_error", "raw", "structured", "text")
 
     def __init__(self, text: str, structured: JSONObject | None = None, is_error: bool = False,
-                 raw: JSONObject | None = None) -> None:
+                 raw: JSONObject | None = None, error: ToolError | None = None) -> None:
         self.text = text
         self.structured = structured
         self.is_error = is_error
         self.raw = raw  # a complete CallToolResult to pass through unchanged
+        self.error = error  # the typed error behind an error result, for the REST facade and the CLI
 
 
 class CancelFlag:
@@ -64,11 +74,13 @@ class ToolContext:
     """What a running tool may know of and do to its request."""
 
     def __init__(self, request_id: Any = None,
-                 send_notification: Callable[[str, JSONObject], None] | None = None) -> None:
+                 send_notification: Callable[[str, JSONObject], None] | None = None,
+                 deadline_seconds: float | None = None) -> None:
         self.request_id = request_id
         self.progress_token: Any = None
         self.cancelled = CancelFlag()
         self.send_notification = send_notification
+        self.deadline = time.monotonic() + deadline_seconds if deadline_seconds else None
         self._last_progress = float("-inf")
 
     def report_progress(self, progress: float, total: float | None = None,
@@ -87,17 +99,28 @@ class ToolContext:
         self.send_notification("notifications/progress", params)
 
 
-class BoundHandler:
-    """A handler `function(config, arguments, context)` with its configuration bound."""
+class ToolSpec:
+    """A built-in tool as its module declares it: how it is described, and the function that runs
+    it with the server's services."""
 
-    __slots__ = ("config", "function")
+    __slots__ = ("annotations", "description", "input_schema", "name", "output_schema", "run", "title")
 
-    def __init__(self, function: Callable[[Any, JSONObject, ToolContext], ToolResult], config: Any) -> None:
-        self.function = function
-        self.config = config
+    def __init__(self, name: str, title: str, description: str, input_schema: JSONObject, run: Runner,
+                 output_schema: JSONObject | None = None, annotations: JSONObject | None = None) -> None:
+        self.name = name
+        self.title = title
+        self.description = description
+        self.input_schema = input_schema
+        self.output_schema = output_schema
+        self.annotations = READ_ONLY_OPEN_WORLD if annotations is None else annotations
+        self.run = run
 
-    def __call__(self, arguments: JSONObject, context: ToolContext) -> ToolResult:
-        return self.function(self.config, arguments, context)
+    def bind(self, services: Services) -> Tool:
+        """The tool, its handler bound to these services."""
+        run = self.run
+        return Tool(name=self.name, title=self.title, description=self.description,
+                    input_schema=self.input_schema, output_schema=self.output_schema,
+                    annotations=self.annotations, handler=lambda arguments, context: run(services, arguments, context))
 
 
 class Tool:
@@ -142,6 +165,7 @@ class Registry:
 
     def __init__(self) -> None:
         self._tools: dict[str, Tool] = {}
+        self._groups: dict[str, str] = {}  # name prefix -> the backend server that owns it
         self._lock = _thread.allocate_lock()
         self.listeners: list[Callable[[], None]] = []
 
@@ -152,14 +176,27 @@ class Registry:
                 raise ValueError(f"duplicate tool name: {tool.name}")
             self._tools[tool.name] = tool
 
+    def declare_group(self, prefix: str, owner: str) -> None:
+        """Reserve a name prefix for a backend server's tools, before they are known."""
+        with self._lock:
+            self._groups[prefix] = owner
+
+    def group_of(self, name: str) -> str | None:
+        """The backend server whose prefix this tool name has, if any."""
+        return next((owner for prefix, owner in self._groups.items() if name.startswith(prefix)), None)
+
     def replace_group(self, prefix: str, tools: list[Tool]) -> None:
-        """Put these tools in place of every tool whose name starts with `prefix`."""
+        """Put these tools in place of every tool whose name starts with `prefix`; the listeners hear
+        of it only when the list of names or definitions changed."""
         with self._lock:
             kept = {name: tool for name, tool in self._tools.items() if not name.startswith(prefix)}
             kept.update((tool.name, tool) for tool in tools)
+            changed = [(t.name, t.describe()) for t in kept.values()] != [
+                (t.name, t.describe()) for t in self._tools.values()]
             self._tools = kept
-        for listener in list(self.listeners):
-            listener()
+        if changed:
+            for listener in list(self.listeners):
+                listener()
 
     def get(self, name: str) -> Tool | None:
         """The tool of that name, or None."""

@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 from websearch_mcp import templates
-from websearch_mcp.config import Config
-from websearch_mcp.tools.registry import BoundHandler, Tool, ToolContext, ToolResult
+from websearch_mcp.tools.registry import ToolContext, ToolResult, ToolSpec
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-    from websearch_mcp.context import Passage
+    from websearch_mcp.services import Services
+    from websearch_mcp.services.context import ContextAnswer
 
 INPUT_SCHEMA: dict[str, Any] = {
     "type": "object",
@@ -43,7 +43,8 @@ OUTPUT_SCHEMA: dict[str, Any] = {
             "source": {"type": "integer"}, "text": {"type": "string"}, "score": {"type": "number"}},
             "required": ["source", "text", "score"]}},
         "sources": {"type": "array", "items": {"type": "object", "properties": {
-            "number": {"type": "integer"}, "title": {"type": "string"}, "url": {"type": "string"}},
+            "number": {"type": "integer"}, "title": {"type": "string"}, "url": {"type": "string"},
+            "snippet_only": {"type": "boolean"}},
             "required": ["number", "title", "url"]}},
         "estimated_tokens": {"type": "integer"},
         "failed": {"type": "array", "items": {"type": "object"}},
@@ -52,64 +53,48 @@ OUTPUT_SCHEMA: dict[str, Any] = {
 }
 
 
-def render_markdown(query: str, chosen: list[Passage], sources: list[dict[str, Any]], failed: int,
-                    total: int) -> str:
-    """Passages labelled [n] in reading order, then the numbered sources they came from."""
-    if not chosen:
+def render_markdown(query: str, answer: ContextAnswer) -> str:
+    """Passages labelled [n] in reading order, then the numbered sources they came from (a source
+    whose page could not be read says that only its search snippet is used)."""
+    if not answer.passages:
         return templates.CONTEXT_EMPTY.format(query=query).rstrip("\n")
     parts = [templates.CONTEXT_HEADER.format(query=query)]
-    parts.extend(templates.CONTEXT_PASSAGE.format(number=sources[p.source]["number"], text=p.text) for p in chosen)
+    parts.extend(templates.CONTEXT_PASSAGE.format(number=p.source, text=p.text) for p in answer.passages)
     parts.append(templates.CONTEXT_SOURCES)
-    used = sorted({p.source for p in chosen})
-    parts.extend(templates.CONTEXT_SOURCE.format(**sources[i]) for i in used)
+    for source in answer.cited():
+        template = templates.CONTEXT_SOURCE_SNIPPET if source.snippet_only else templates.CONTEXT_SOURCE
+        parts.append(template.format(number=source.number, title=source.title, url=source.url))
+    failed = len(answer.failed)
     if failed:
-        parts.append(templates.CONTEXT_FAILED_NOTE.format(count=failed, total=total))
+        template = templates.CONTEXT_FAILED_ONE if failed == 1 else templates.CONTEXT_FAILED_MANY
+        parts.append(template.format(count=failed, total=answer.results))
     return "".join(parts).rstrip("\n")
 
 
-def run(config: Config, arguments: dict[str, Any], context: ToolContext) -> ToolResult:
+def run(services: Services, arguments: dict[str, Any], context: ToolContext) -> ToolResult:
     """Search, read the top pages in parallel, rank their passages and pack the best."""
-    from websearch_mcp.context import estimate_tokens, pack, rank, split_passages
-    from websearch_mcp.tools.fetch_content import read_pages
-    from websearch_mcp.tools.web_search import search
+    from websearch_mcp.passages import estimate_tokens
 
     query = arguments["query"]
-    results, _ = search(config, {"query": query, "max_results": arguments["max_results"]}, context)
-    documents, errors = read_pages(config, [r["url"] for r in results], context)
-    passages: list[Passage] = []
-    sources: list[dict[str, Any]] = []
-    failed = []
-    for index, (result, document, error) in enumerate(zip(results, documents, errors, strict=True)):
-        title = (document.title if document is not None else "") or result["title"]
-        sources.append({"number": index + 1, "title": title, "url": result["url"]})
-        text = document.markdown if document is not None and document.markdown.strip() else result["description"]
-        if document is None:
-            failed.append({"url": result["url"], "error": error})
-        passages.extend(split_passages(index, text))
-    chosen = pack(rank(passages, query), arguments["max_tokens"])
+    answer = services.context.build(query, arguments["max_tokens"], arguments["max_results"], context)
     structured = {
         "query": query,
-        "passages": [{"source": sources[p.source]["number"], "text": p.text, "score": round(p.score, 4)}
-                     for p in chosen],
-        "sources": [s for s in sources if any(p.source == s["number"] - 1 for p in chosen)],
-        "estimated_tokens": sum(estimate_tokens(p.text) for p in chosen),
-        "failed": failed,
+        "passages": answer.passage_rows(),
+        "sources": [{"number": s.number, "title": s.title, "url": s.url, "snippet_only": s.snippet_only}
+                    for s in answer.cited()],
+        "estimated_tokens": sum(estimate_tokens(p.text) for p in answer.passages),
+        "failed": answer.failed,
     }
-    text = render_markdown(query, chosen, sources, len(failed), len(results))
-    return ToolResult(text=text, structured=structured)
+    return ToolResult(text=render_markdown(query, answer), structured=structured)
 
 
-def make_tool(config: Config) -> Tool:
-    """The search_context tool bound to a configuration."""
-    return Tool(
-        name="search_context",
-        title="Search Context",
-        description=("Gather compact context for a question: searches the web, reads the top pages, and "
-                     "returns the passages most relevant to the question within a token budget, each "
-                     "labelled with its numbered source."),
-        input_schema=INPUT_SCHEMA,
-        output_schema=OUTPUT_SCHEMA,
-        annotations={"readOnlyHint": True, "destructiveHint": False, "idempotentHint": True,
-                     "openWorldHint": True},
-        handler=BoundHandler(run, config),
-    )
+SPEC = ToolSpec(
+    name="search_context",
+    title="Search Context",
+    description=("Gather compact context for a question: searches the web, reads the top pages, and "
+                 "returns the passages most relevant to the question within a token budget, each "
+                 "labelled with its numbered source."),
+    input_schema=INPUT_SCHEMA,
+    output_schema=OUTPUT_SCHEMA,
+    run=run,
+)

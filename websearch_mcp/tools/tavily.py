@@ -6,14 +6,15 @@ from __future__ import annotations
 import time
 
 from websearch_mcp import log, templates
-from websearch_mcp.config import Config
-from websearch_mcp.errors import ToolError
-from websearch_mcp.tools.registry import BoundHandler, Tool, ToolContext, ToolResult
+from websearch_mcp.tools.registry import ToolContext, ToolResult, ToolSpec
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
     from typing import Any
+
+    from websearch_mcp.services import Services
+    from websearch_mcp.services.tavily import TavilyApiError
 
 MAX_QUERY = 1000
 MAX_URLS = 20
@@ -43,12 +44,10 @@ CONTEXT_SCHEMA: dict[str, Any] = {
 }
 
 
-def _error(message: str, error_type: str) -> ToolError:
-    from websearch_mcp.backends.tavily import TavilyApiError
+def _error(detail: str, error_type: str) -> TavilyApiError:
+    from websearch_mcp.services.tavily import TavilyApiError
 
-    error = TavilyApiError(templates.TAVILY_ERROR.format(message=message, error_type=error_type), error_type)
-    error.structured = {"error_type": error_type, "error_details": message}
-    return error
+    return TavilyApiError(detail, error_type)
 
 
 def _check_query(query: str) -> None:
@@ -61,7 +60,6 @@ def _check_query(query: str) -> None:
 def _timed(name: str, details: dict[str, Any], work: Callable[[], ToolResult]) -> ToolResult:
     """Seed 004's log lines: start, then success or failed with the elapsed milliseconds."""
     from websearch_mcp import wire
-    from websearch_mcp.backends.tavily import TavilyApiError
 
     log.info(f"tool {name} start {wire.dumps(details)}")
     started = time.perf_counter()
@@ -70,10 +68,6 @@ def _timed(name: str, details: dict[str, Any], work: Callable[[], ToolResult]) -
         result = work()
         status = "success"
         return result
-    except TavilyApiError as err:
-        if not err.message.startswith("Tavily API"):
-            raise _error(err.message, err.error_type) from err
-        raise
     finally:
         log.info(f"tool {name} {status} {(time.perf_counter() - started) * 1000:.1f}ms")
 
@@ -105,15 +99,13 @@ def render_extract(results: list[dict[str, Any]], failed: list[dict[str, str]]) 
     return text
 
 
-def run_search(config: Config, arguments: dict[str, Any], context: ToolContext) -> ToolResult:
+def run_search(services: Services, arguments: dict[str, Any], context: ToolContext) -> ToolResult:
     """tavily_search."""
-    from websearch_mcp.backends.tavily import TavilyClient
-
     query = arguments["query"]
 
     def work() -> ToolResult:
         _check_query(query)
-        body = TavilyClient(config).search(query, arguments["search_depth"], arguments["max_results"])
+        body = services.tavily.search(query, arguments["search_depth"], arguments["max_results"])
         results = [r for r in body.get("results") or [] if isinstance(r, dict)]
         return ToolResult(text=render_search(query, results))
 
@@ -142,10 +134,8 @@ def split_urls(urls: list[str]) -> tuple[list[str], list[dict[str, str]], list[s
     return valid, failed, warnings
 
 
-def run_extract(config: Config, arguments: dict[str, Any], context: ToolContext) -> ToolResult:
+def run_extract(services: Services, arguments: dict[str, Any], context: ToolContext) -> ToolResult:
     """tavily_extract."""
-    from websearch_mcp.backends.tavily import TavilyClient
-
     urls = arguments["urls"]
 
     def work() -> ToolResult:
@@ -159,7 +149,7 @@ def run_extract(config: Config, arguments: dict[str, Any], context: ToolContext)
             log.warning(warning)
         results: list[dict[str, Any]] = []
         if valid:
-            body = TavilyClient(config).extract(valid)
+            body = services.tavily.extract(valid)
             results = [r for r in body.get("results") or [] if isinstance(r, dict)]
             failed += [{"url": str(f.get("url", "")), "error": str(f.get("error", ""))}
                        for f in body.get("failed_results") or [] if isinstance(f, dict)]
@@ -172,7 +162,7 @@ def pack_context(results: list[dict[str, Any]], max_tokens: int) -> str:
     """As Tavily's client packs search context: {url, content} items, in order, while the running
     token count of each item's JSON stays within max_tokens; the list as JSON."""
     from websearch_mcp import wire
-    from websearch_mcp.context import estimate_tokens
+    from websearch_mcp.passages import estimate_tokens
 
     chosen: list[dict[str, str]] = []
     used = 0
@@ -186,15 +176,13 @@ def pack_context(results: list[dict[str, Any]], max_tokens: int) -> str:
     return wire.dumps(chosen, ensure_ascii=True)
 
 
-def run_context(config: Config, arguments: dict[str, Any], context: ToolContext) -> ToolResult:
+def run_context(services: Services, arguments: dict[str, Any], context: ToolContext) -> ToolResult:
     """tavily_context."""
-    from websearch_mcp.backends.tavily import TavilyClient
-
     query = arguments["query"]
 
     def work() -> ToolResult:
         _check_query(query)
-        body = TavilyClient(config).search(query, "basic", 5)
+        body = services.tavily.search(query, "basic", 5)
         results = [r for r in body.get("results") or [] if isinstance(r, dict)]
         packed = pack_context(results, arguments.get("max_tokens") or DEFAULT_CONTEXT_TOKENS)
         return ToolResult(text=templates.TAVILY_CONTEXT.format(query=query, context=packed))
@@ -202,14 +190,12 @@ def run_context(config: Config, arguments: dict[str, Any], context: ToolContext)
     return _timed("tavily_context", {"query": query}, work)
 
 
-def make_tools(config: Config) -> list[Tool]:
-    """The three Tavily tools bound to a configuration."""
-    annotations = {"readOnlyHint": True, "destructiveHint": False, "openWorldHint": True}
-    return [
-        Tool(name="tavily_search", description="Web検索を実行する", input_schema=SEARCH_SCHEMA,
-             annotations=annotations, handler=BoundHandler(run_search, config), title="Tavily Search"),
-        Tool(name="tavily_extract", description="URL群からコンテンツを抽出する", input_schema=EXTRACT_SCHEMA,
-             annotations=annotations, handler=BoundHandler(run_extract, config), title="Tavily Extract"),
-        Tool(name="tavily_context", description="RAG用検索コンテキストを取得する", input_schema=CONTEXT_SCHEMA,
-             annotations=annotations, handler=BoundHandler(run_context, config), title="Tavily Context"),
-    ]
+_ANNOTATIONS = {"readOnlyHint": True, "destructiveHint": False, "openWorldHint": True}
+SPECS = (
+    ToolSpec(name="tavily_search", title="Tavily Search", description="Web検索を実行する",
+             input_schema=SEARCH_SCHEMA, annotations=_ANNOTATIONS, run=run_search),
+    ToolSpec(name="tavily_extract", title="Tavily Extract", description="URL群からコンテンツを抽出する",
+             input_schema=EXTRACT_SCHEMA, annotations=_ANNOTATIONS, run=run_extract),
+    ToolSpec(name="tavily_context", title="Tavily Context", description="RAG用検索コンテキストを取得する",
+             input_schema=CONTEXT_SCHEMA, annotations=_ANNOTATIONS, run=run_context),
+)

@@ -64,7 +64,7 @@ def _show(value: Any) -> str:
 
 
 def _fail(path: str, rule: str, detail: str) -> InvalidArguments:
-    return InvalidArguments(f"Invalid argument '{path}': {detail} ({rule})")
+    return InvalidArguments(f"Invalid argument '{path}': {detail} ({rule})", parameter=path, rule=rule)
 
 
 def _check_type(value: Any, schema: dict[str, Any], path: str) -> Any:

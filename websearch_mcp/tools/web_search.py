@@ -1,17 +1,21 @@
-"""The `web_search` tool: DuckDuckGo results as seed 000's Markdown plus seed 002's JSON shape."""
+"""The `web_search` tool: results as seed 000's Markdown plus seed 002's JSON shape."""
 
 from __future__ import annotations
 
 import time
 
 from websearch_mcp import templates
-from websearch_mcp.config import Config
+from websearch_mcp.engines.table import BY_NAME
 from websearch_mcp.errors import InvalidArguments
-from websearch_mcp.tools.registry import BoundHandler, Tool, ToolContext, ToolResult
+from websearch_mcp.tools.registry import ToolContext, ToolResult, ToolSpec
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
+
+    from websearch_mcp.engines.base import SearchQuery
+    from websearch_mcp.services import Services
+    from websearch_mcp.services.search import SearchAnswer
 
 SOURCE_NAME = "DuckDuckGo"
 
@@ -68,8 +72,8 @@ INPUT_SCHEMA: dict[str, Any] = {
         },
         "backend": {
             "type": "string",
-            "description": "Use this backend only (otherwise the configured order, with fallback)",
-            "enum": ["duckduckgo", "searxng"],
+            "description": "Use this search engine only (otherwise the configured order, with fallback)",
+            "enum": list(BY_NAME),
         },
         "fetch_content": {
             "type": "boolean",
@@ -147,6 +151,7 @@ OUTPUT_SCHEMA: dict[str, Any] = {
                 "infoboxes": {"type": "array"},
                 "suggestions": {"type": "array", "items": {"type": "string"}},
                 "backends_tried": {"type": "array", "items": {"type": "object"}},
+                "cache_store": {"type": "string"},
                 "content_fetch_stats": {
                     "type": "object",
                     "properties": {"attempted": {"type": "integer"}, "successful": {"type": "integer"},
@@ -215,31 +220,31 @@ MAX_QUERY_CHARS = 499  # DuckDuckGo refuses longer queries
 
 def _check_query(query: str) -> None:
     if not query.strip():
-        raise InvalidArguments("Invalid argument 'query': must not be empty (minLength)")
+        raise InvalidArguments("Invalid argument 'query': must not be empty (minLength)", parameter="query",
+                               rule="minLength")
     if len(query) > MAX_QUERY_CHARS:
         raise InvalidArguments(f"Invalid argument 'query': must be at most {MAX_QUERY_CHARS} characters, "
-                               f"got {len(query)} (maxLength; DuckDuckGo refuses longer queries)")
+                               f"got {len(query)} (maxLength; DuckDuckGo refuses longer queries)",
+                               parameter="query", rule="maxLength")
 
 
-def search(config: Config, arguments: dict[str, Any], context: ToolContext,
-           ) -> tuple[list[dict[str, Any]], dict[str, Any]]:
-    """Search (the configured backends in order, or the pinned one) and return (results, metadata)
-    in seed 002's shape; the metadata's `source` names the backend that answered."""
-    from websearch_mcp.backends.base import SearchQuery
-    from websearch_mcp.backends.service import SearchService
+def search_query(arguments: dict[str, Any]) -> SearchQuery:
+    """The engine-neutral query of validated arguments."""
+    from websearch_mcp.engines.base import SearchQuery
 
     _check_query(arguments["query"])
-    query = SearchQuery(query=arguments["query"], max_results=arguments["max_results"],
-                        region=arguments.get("region", "wt-wt"), language=arguments.get("language", ""),
-                        safe_search=arguments.get("safe_search", 1), time_range=arguments.get("time_range", ""),
-                        page=arguments.get("page", 1), category=arguments.get("category", "general"))
-    started = time.monotonic()
-    answer = SearchService(config).search(query, arguments.get("backend"), context.cancelled.is_set)
-    first = (query.page - 1) * query.max_results + 1
+    return SearchQuery(query=arguments["query"], max_results=arguments["max_results"], region=arguments["region"],
+                       language=arguments.get("language", ""), safe_search=arguments["safe_search"],
+                       time_range=arguments["time_range"], page=arguments["page"], category=arguments["category"])
+
+
+def seed_002_shape(answer: SearchAnswer, query: SearchQuery, started: float) -> tuple[list[dict[str, Any]],
+                                                                                      dict[str, Any]]:
+    """(results, metadata) of an answer, in seed 002's shape."""
     results = []
-    for offset, hit in enumerate(answer.outcome.hits[:query.max_results]):
+    for offset, hit in enumerate(answer.hits[:query.max_results]):
         item: dict[str, Any] = {"title": hit.title, "url": hit.url, "description": hit.snippet,
-                                "engine": hit.engine or answer.backend, "position": first + offset}
+                                "engine": hit.engine or answer.backend, "position": query.offset + offset + 1}
         if hit.engines and hit.engines != [item["engine"]]:
             item["engines"] = hit.engines
         if hit.score is not None:
@@ -247,68 +252,65 @@ def search(config: Config, arguments: dict[str, Any], context: ToolContext,
         if hit.published_date:
             item["published_date"] = hit.published_date
         results.append(item)
-    extras = answer.outcome.extras
+    extras = answer.extras
     metadata: dict[str, Any] = {
-        "query": query.query, "backend": answer.backend, "source": answer.label,
+        "query": query.query, "backend": answer.backend, "source": answer.source,
         "category": query.category, "region": extras.get("region", query.region),
         "safe_search": query.safe_search, "time_range": query.time_range, "page": query.page,
         "results_count": len(results), "search_time_ms": int((time.monotonic() - started) * 1000),
         "engines_used": sorted({e for r in results for e in r.get("engines", [r["engine"]])}),
         "fetch_content": False, "cached": answer.cached, "backends_tried": answer.tried,
     }
+    if answer.cached:
+        metadata["cache_store"] = answer.store
     if query.language:
         metadata["language"] = query.language
     for key in ("endpoint", "pages_fetched", "instance_used", "total_results", "unresponsive_engines",
                 "answers", "infoboxes", "suggestions"):
         if extras.get(key):
             metadata[key] = extras[key]
-    if answer.outcome.notes:
-        metadata["notes"] = answer.outcome.notes
+    if answer.notes:
+        metadata["notes"] = answer.notes
     return results, metadata
 
 
-def attach_content(config: Config, results: list[dict[str, Any]], metadata: dict[str, Any],
+def attach_content(services: Services, results: list[dict[str, Any]], metadata: dict[str, Any],
                    max_chars: int, context: ToolContext) -> None:
-    """Fetch every result's page and put its Markdown (or why it failed) into the result."""
-    from websearch_mcp.tools.fetch_content import read_pages
+    """Read every result's page and put its Markdown (or why it failed) into the result."""
+    from websearch_mcp.services.pages import content_summary
 
     started = time.monotonic()
-    documents, errors = read_pages(config, [r["url"] for r in results], context)
-    for result, document, error in zip(results, documents, errors, strict=True):
-        if document is None:
-            result["content_error"] = error
-            continue
-        markdown = document.markdown
-        result["content"] = {
-            "markdown": markdown[:max_chars], "word_count": document.word_count,
-            "fetch_time_ms": int(document.fetch_time_ms), "summary": document.summary(),
-            "truncated": len(markdown) > max_chars, "title": document.title,
-        }
-    successful = sum(1 for d in documents if d is not None)
+    outcomes = services.pages.read([r["url"] for r in results], context)
+    for result, outcome in zip(results, outcomes, strict=True):
+        if outcome.document is None:
+            result["content_error"] = outcome.error
+        else:
+            result["content"] = content_summary(outcome.document, max_chars)
+    successful = sum(1 for o in outcomes if o.document is not None)
     metadata["fetch_content"] = True
     metadata["content_fetch_stats"] = {"attempted": len(results), "successful": successful,
                                        "failed": len(results) - successful,
                                        "total_time_ms": int((time.monotonic() - started) * 1000)}
 
 
-def run(config: Config, arguments: dict[str, Any], context: ToolContext) -> ToolResult:
-    """Search DuckDuckGo (and fetch the pages when asked) and render the results."""
-    results, metadata = search(config, arguments, context)
-    if arguments.get("fetch_content") and results:
-        attach_content(config, results, metadata, arguments["max_content_chars"], context)
-    text = render_markdown(arguments["query"], results, metadata["source"], metadata)
+def run(services: Services, arguments: dict[str, Any], context: ToolContext) -> ToolResult:
+    """Search (and read the pages when asked) and render the results."""
+    query = search_query(arguments)
+    started = time.monotonic()
+    answer = services.search.search(query, arguments.get("backend"), context.deadline, context.cancelled.is_set)
+    results, metadata = seed_002_shape(answer, query, started)
+    if arguments["fetch_content"] and results:
+        attach_content(services, results, metadata, arguments["max_content_chars"], context)
+    text = render_markdown(query.query, results, metadata["source"], metadata)
     return ToolResult(text=text, structured={"results": results, "metadata": metadata})
 
 
-def make_tool(config: Config) -> Tool:
-    """The web_search tool bound to a configuration."""
-    return Tool(
-        name="web_search",
-        title="Web Search",
-        description="Search the web using DuckDuckGo and return a list of results with titles, URLs, and snippets.",
-        input_schema=INPUT_SCHEMA,
-        output_schema=OUTPUT_SCHEMA,
-        annotations={"readOnlyHint": True, "destructiveHint": False, "idempotentHint": True,
-                     "openWorldHint": True},
-        handler=BoundHandler(run, config),
-    )
+SPEC = ToolSpec(
+    name="web_search",
+    title="Web Search",
+    description=("Search the web using DuckDuckGo and return a list of results with titles, URLs, and snippets. "
+                 "When DuckDuckGo is blocked or failing, other keyless engines answer instead."),
+    input_schema=INPUT_SCHEMA,
+    output_schema=OUTPUT_SCHEMA,
+    run=run,
+)

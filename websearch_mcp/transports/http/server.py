@@ -8,7 +8,7 @@ from wsgiref.simple_server import WSGIRequestHandler, WSGIServer, make_server
 
 from websearch_mcp import log
 from websearch_mcp.config import Config
-from websearch_mcp.http.app import create_app
+from websearch_mcp.transports.http.app import create_app
 
 
 class _ThreadingWSGIServer(socketserver.ThreadingMixIn, WSGIServer):

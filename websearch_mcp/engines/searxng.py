@@ -2,18 +2,22 @@
 
 from __future__ import annotations
 
-import threading
 from typing import Any
 
 from websearch_mcp import log
-from websearch_mcp.backends.base import BackendOutcome, BackendUnavailable, SearchHit, SearchQuery
-from websearch_mcp.config import Config
-from websearch_mcp.errors import UpstreamError
-from websearch_mcp.http_client import HttpClient, client_for
+from websearch_mcp.engines.base import (
+    AllFailed,
+    EngineAnswer,
+    SearchEngine,
+    SearchHit,
+    SearchQuery,
+    Turn,
+    first_answer,
+)
+from websearch_mcp.errors import SearchFailed, UpstreamError
 
 SAFE_SEARCH = {0: "0", 1: "1", 2: "2"}
-_LAST_GOOD: dict[tuple[str, ...], str] = {}  # per instance list: the one that answered last
-_LAST_GOOD_LOCK = threading.Lock()
+LAST_GOOD = "searxng.last_good:"  # + the instance list: the one that answered last
 
 
 def build_params(query: SearchQuery) -> dict[str, str]:
@@ -27,7 +31,7 @@ def build_params(query: SearchQuery) -> dict[str, str]:
     return params
 
 
-def parse_results(data: Any) -> BackendOutcome:
+def parse_results(data: Any) -> EngineAnswer:
     """The hits and the extras (answers, infoboxes, suggestions, unresponsive engines) of a reply."""
     if not isinstance(data, dict) or not isinstance(data.get("results"), list):
         raise ValueError("the reply is not SearXNG's JSON (no results list)")
@@ -51,7 +55,7 @@ def parse_results(data: Any) -> BackendOutcome:
     }
     if isinstance(data.get("number_of_results"), int) and data["number_of_results"] > 0:
         extras["total_results"] = data["number_of_results"]
-    return BackendOutcome(hits=hits, extras=extras)
+    return EngineAnswer(hits=hits, extras=extras)
 
 
 def _answer_text(answer: Any) -> str:
@@ -62,52 +66,51 @@ def _answer_text(answer: Any) -> str:
     return ""
 
 
-class Searxng:
-    """The SearXNG backend over the configured instances."""
+class Searxng(SearchEngine):
+    """The SearXNG engine over the configured instances."""
 
-    name = "searxng"
-    label = "SearXNG"
+    categories = ("general", "images", "videos", "news", "map", "music", "it", "science", "files")
 
-    def __init__(self, config: Config, http: HttpClient | None = None) -> None:
-        self.instances = [u.strip().rstrip("/") for u in config.searxng_urls.split(",") if u.strip()]
-        self.http = http or client_for(config)
+    @property
+    def instances(self) -> list[str]:
+        """The configured instance base URLs."""
+        return [u.strip().rstrip("/") for u in self.config.get("searxng_urls").split(",") if u.strip()]
 
     def supports(self, query: SearchQuery) -> bool:
-        """SearXNG serves every category."""
+        """SearXNG serves every category, once an instance is configured."""
         return bool(self.instances)
 
     def _ordered(self) -> list[str]:
-        with _LAST_GOOD_LOCK:
-            good = _LAST_GOOD.get(tuple(self.instances))
-        return [good, *[i for i in self.instances if i != good]] if good in self.instances else list(self.instances)
+        instances = self.instances
+        good = self.store.get_value(LAST_GOOD + ",".join(instances))
+        return [good, *[i for i in instances if i != good]] if good in instances else instances
 
-    def search(self, query: SearchQuery) -> BackendOutcome:
-        """Ask the instances in turn; BackendUnavailable (with seed 002's error shape) if none answers."""
-        failures: list[tuple[str, str]] = []
-        retry_after: float | None = None
-        for instance in self._ordered():
-            try:
-                outcome = self._ask(instance, query)
-            except UpstreamError as err:
-                log.warning(f"SearXNG instance {instance} failed: {err.message}")
-                failures.append((instance, err.message))
-                retry_after = max(retry_after or 0, err.retry_after or 0) or retry_after
-                continue
-            with _LAST_GOOD_LOCK:
-                _LAST_GOOD[tuple(self.instances)] = instance
-            outcome.extras["instance_used"] = instance
-            outcome.notes = [f"{url}: {reason}" for url, reason in failures]
-            return outcome
-        details = "; ".join(f"{url}: {reason}" for url, reason in failures)
-        structured = {"error_type": "no_instances_available",
-                      "error_details": "All configured SearXNG instances are unavailable or rate limited",
-                      "attempted_instances": [url for url, _ in failures],
-                      "retry_after": int(retry_after) if retry_after else None}
-        raise BackendUnavailable(f"every SearXNG instance failed ({details})", structured, retry_after)
+    def search(self, query: SearchQuery, turn: Turn) -> EngineAnswer:
+        """Ask the instances in turn; SearchFailed (with seed 002's error shape) if none answers."""
+        try:
+            (instance, answer), failures = first_answer(self._ordered(),
+                                                        lambda instance: (instance, self._ask(instance, query, turn)))
+        except AllFailed as failed:
+            raise self._no_instance([(str(i), e) for i, e in failed.failures]) from None
+        self.store.set_value(LAST_GOOD + ",".join(self.instances), instance)
+        answer.extras["instance_used"] = instance
+        answer.notes = [f"{url}: {getattr(err, 'message', err)}" for url, err in failures]
+        return answer
 
-    def _ask(self, instance: str, query: SearchQuery) -> BackendOutcome:
+    @staticmethod
+    def _no_instance(failures: list[tuple[str, Exception]]) -> SearchFailed:
+        for url, err in failures:
+            log.warning(f"SearXNG instance {url} failed: {getattr(err, 'message', err)}")
+        details = "; ".join(f"{url}: {getattr(err, 'message', err)}" for url, err in failures)
+        retry_after = max((getattr(err, "retry_after", None) or 0 for _, err in failures), default=0) or None
+        return SearchFailed(f"every SearXNG instance failed ({details})", error_type="no_instances_available",
+                            details="All configured SearXNG instances are unavailable or rate limited",
+                            attempted_instances=[url for url, _ in failures], retry_after=retry_after)
+
+    def _ask(self, instance: str, query: SearchQuery, turn: Turn) -> EngineAnswer:
+        turn.wait(self.name)
         response = self.http.request("GET", f"{instance}/search", params=build_params(query),
-                                     headers={"Accept": "application/json"}, retries=0)
+                                     headers={"Accept": "application/json"}, retries=0, deadline=turn.deadline)
         if response.status == 403:
             raise UpstreamError("HTTP 403 (JSON output is probably disabled on this instance)",
                                 url=instance, status=403)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import hmac
 from urllib.parse import urlsplit
 
-from websearch_mcp.http.messages import HttpError, Request
+from websearch_mcp.transports.http.messages import HttpError, Request
 
 LOCAL_HOSTS = frozenset({"localhost", "127.0.0.1", "::1", "[::1]"})
 

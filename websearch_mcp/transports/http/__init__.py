@@ -1,6 +1,6 @@
 """HTTP transport: MCP Streamable HTTP at /mcp and seed 001's REST facade, as one WSGI app.
 
-`websearch_mcp.http:app` is the app configured from the environment (for gunicorn, waitress, ...);
+`websearch_mcp.wsgi:app` is the app configured from the environment (for gunicorn, waitress, ...);
 `create_app(config)` makes one for a given configuration.
 """
 
@@ -10,7 +10,7 @@ import threading
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from websearch_mcp.http.app import WebsearchApp, create_app
+from websearch_mcp.transports.http.app import WebsearchApp, create_app
 
 __all__ = ["WebsearchApp", "app", "create_app"]
 

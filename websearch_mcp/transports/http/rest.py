@@ -5,11 +5,11 @@ from __future__ import annotations
 from typing import Any
 
 from websearch_mcp import wire
-from websearch_mcp.errors import InvalidArguments, ToolError
-from websearch_mcp.http.messages import HttpError, Request, Response
-from websearch_mcp.jsonrpc import InvalidParams
+from websearch_mcp.errors import InvalidArguments
+from websearch_mcp.jsonrpc import InvalidParams, ServerError
 from websearch_mcp.mcp import McpServer
 from websearch_mcp.tools.registry import Tool, ToolContext
+from websearch_mcp.transports.http.messages import HttpError, Request, Response
 
 HEALTH = {"status": "ok", "message": "MCP Server is running"}
 
@@ -30,19 +30,19 @@ def _failure(status: int, message: str) -> HttpError:
     return HttpError(status, {"success": False, "error": message})
 
 
-def _missing_parameter(error: InvalidArguments) -> str:
-    """Seed 001's 'NAME parameter is required' for a missing required argument."""
-    message = error.message
-    if message.startswith("Invalid argument '") and message.endswith("is required (required)"):
-        return f"{message.split(chr(39))[1]} parameter is required"
-    return message
+def _argument_message(error: InvalidArguments) -> str:
+    """Seed 001's 'NAME parameter is required' for a missing required argument; else the message."""
+    if error.rule == "required":
+        return f"{error.parameter} parameter is required"
+    return error.message
 
 
 class RestFacade:
     """The three routes of seed 001 over the same tool registry as MCP."""
 
-    def __init__(self, server: McpServer) -> None:
+    def __init__(self, server: McpServer, deadline_seconds: float | None = None) -> None:
         self.server = server
+        self.deadline_seconds = deadline_seconds
 
     def health(self, request: Request) -> Response:
         """GET /."""
@@ -69,13 +69,14 @@ class RestFacade:
         if not isinstance(parameters, dict):
             raise _failure(400, "parameters must be an object")
         try:
-            result = self.server.execute(name, parameters, ToolContext(request_id=name))
+            result = self.server.run_tool(name, parameters, ToolContext(request_id=name,
+                                                                        deadline_seconds=self.deadline_seconds))
         except InvalidParams as err:
             raise _failure(400, err.message) from None
-        except InvalidArguments as err:
-            raise _failure(400, _missing_parameter(err)) from None
-        except ToolError as err:
+        except ServerError as err:  # an aggregated backend server failed
             raise _failure(502, err.message) from None
+        if isinstance(result.error, InvalidArguments):
+            raise _failure(400, _argument_message(result.error))
         if result.is_error:
             raise _failure(502, result.text)
         return Response.json(200, {"success": True, "result": {"markdown": result.text, **(result.structured or {})}})

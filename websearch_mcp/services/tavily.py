@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from websearch_mcp import log
+from websearch_mcp import log, templates
 from websearch_mcp.config import Config
 from websearch_mcp.errors import ToolError, UpstreamError
-from websearch_mcp.http_client import HttpClient, client_for
+from websearch_mcp.http_client import HttpClient
 
 RATE_LIMIT_RETRIES = 2
 
@@ -23,11 +23,23 @@ DEFAULT_MESSAGES = {
 
 
 class TavilyApiError(ToolError):
-    """A Tavily failure, with the error type of seed 004."""
+    """A Tavily failure (from the API or from seed 004's own checks), with its error type; the
+    message is seed 004's text, made from the two fields."""
 
-    def __init__(self, message: str, error_type: str) -> None:
-        super().__init__(message)
+    def __init__(self, detail: str, error_type: str) -> None:
+        super().__init__(detail)
+        self.detail = detail
         self.error_type = error_type
+
+    @property
+    def message(self) -> str:
+        """`Tavily API エラー: {detail}` / `エラータイプ: {type}`."""
+        return templates.TAVILY_ERROR.format(message=self.detail, error_type=self.error_type)
+
+    @property
+    def structured(self) -> dict[str, Any]:
+        """The error as an object."""
+        return {"error_type": self.error_type, "error_details": self.detail}
 
 
 def _error_message(body: Any, status: int) -> str:
@@ -44,10 +56,10 @@ def _error_message(body: Any, status: int) -> str:
 class TavilyClient:
     """Calls api.tavily.com (or WEBSEARCH_TAVILY_URL) with the configured key."""
 
-    def __init__(self, config: Config, http: HttpClient | None = None) -> None:
+    def __init__(self, config: Config, http: HttpClient) -> None:
         self.config = config
         self.base = config.tavily_url.rstrip("/")
-        self.http = http or client_for(config)
+        self.http = http
 
     def search(self, query: str, search_depth: str = "basic", max_results: int = 5,
                include_answer: bool = False) -> dict[str, Any]:

@@ -14,22 +14,26 @@ import threading
 from collections.abc import Iterator
 from typing import Any
 
-from websearch_mcp import jsonrpc, log, revisions, wire
-from websearch_mcp.http.messages import HttpError, Request, Response
-from websearch_mcp.jsonrpc import InternalError, InvalidRequest, JsonRpcError, MalformedMessage
+from websearch_mcp import jsonrpc, revisions, wire
+from websearch_mcp.jsonrpc import (
+    InternalError,
+    InvalidRequest,
+    JsonRpcError,
+    MalformedMessage,
+    MethodNotFound,
+    ParseError,
+)
 from websearch_mcp.mcp import HEADER_MISMATCH, UNSUPPORTED_VERSION, McpServer, MissingMeta, Session, is_modern
-from websearch_mcp.tools.registry import ToolContext
+from websearch_mcp.pipeline import Conversation, Pipeline, Reply
+from websearch_mcp.transports.http.messages import HttpError, Request, Response
 
 DEFAULT_LEGACY = "2025-03-26"
 SSE_HEADERS = {"Content-Type": "text/event-stream", "Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
-
-
-def _error_body(request_id: Any, error: JsonRpcError) -> dict[str, Any]:
-    return jsonrpc.error_response(request_id, error)
+_BAD_REQUEST_ERRORS = (ParseError, InvalidRequest, MissingMeta)
 
 
 def _header_mismatch(message: str, request_id: Any) -> HttpError:
-    return HttpError(400, _error_body(request_id, JsonRpcError(message, code=HEADER_MISMATCH)))
+    return HttpError(400, jsonrpc.error_response(request_id, JsonRpcError(message, code=HEADER_MISMATCH)))
 
 
 def _decoded_name(value: str) -> str:
@@ -41,14 +45,30 @@ def _decoded_name(value: str) -> str:
     return value
 
 
+def status_for(reply: Reply) -> int:
+    """The HTTP status of a single reply, read from its error's type."""
+    error = reply.error
+    if error is None:
+        return 200
+    if isinstance(error, InternalError):
+        return 500  # a fault of this server, never of the request
+    if isinstance(error, _BAD_REQUEST_ERRORS) or error.code in (UNSUPPORTED_VERSION, HEADER_MISMATCH):
+        return 400
+    if reply.modern and isinstance(error, MethodNotFound):
+        return 404
+    return 200
+
+
 class StreamableEndpoint:
     """Answers POSTs to /mcp; GET and DELETE get 405 (no server-initiated stream, no sessions)."""
 
-    def __init__(self, server: McpServer) -> None:
+    def __init__(self, server: McpServer, deadline_seconds: float | None = None) -> None:
         self.server = server
+        self.pipeline = Pipeline(server)
+        self.deadline_seconds = deadline_seconds
 
     def handle(self, request: Request) -> Response:
-        """One HTTP request."""
+        """One HTTP request: framing and header checks here, the message itself in the pipeline."""
         if request.method != "POST":
             raise HttpError(405, {"error": "use POST (this server keeps no sessions or streams)"},
                             {"Allow": "POST"})
@@ -56,9 +76,13 @@ class StreamableEndpoint:
         try:
             message = jsonrpc.decode(request.body())
         except JsonRpcError as err:
-            raise HttpError(400, _error_body(None, err)) from None
+            raise HttpError(400, jsonrpc.error_response(None, err)) from None
         if isinstance(message, list):
-            return self._batch(request, message)
+            revision = request.header("MCP-Protocol-Version") or DEFAULT_LEGACY
+            reply = self.pipeline.consume(message, self._conversation(Session(revision)))
+            if not reply.batch:  # refused: one error (HTTP carries one message, not several)
+                raise HttpError(400, jsonrpc.error_response(None, reply.error or InvalidRequest()))
+            return Response.json(200, reply.messages) if reply.messages else Response(202)
         return self._single(request, message)
 
     @staticmethod
@@ -70,33 +94,35 @@ class StreamableEndpoint:
         if accept and not any(kind in accept for kind in ("application/json", "text/event-stream", "*/*")):
             raise HttpError(406, {"error": "Accept must list application/json and text/event-stream"})
 
+    def _conversation(self, session: Session, notify: Any = None) -> Conversation:
+        return Conversation(session, notify=notify, deadline_seconds=self.deadline_seconds)
+
     # -- one message --------------------------------------------------------------------------------
 
     def _single(self, request: Request, message: Any) -> Response:
-        if jsonrpc.is_response(message):
+        session = Session()
+        if isinstance(message, dict) and not jsonrpc.is_response(message):
+            try:
+                parsed = jsonrpc.to_request(message)
+            except MalformedMessage:
+                parsed = None  # the pipeline answers it
+            if parsed is not None and is_modern(parsed):
+                self._check_modern_headers(request, parsed)
+            elif parsed is not None:
+                session = Session(self._legacy_revision(request, parsed))
+            if parsed is not None and self._wants_stream(request, parsed):
+                return Response(200, self._stream(message, session), dict(SSE_HEADERS))
+        reply = self.pipeline.consume(message, self._conversation(session))
+        if not reply.messages:
             return Response(202)
-        try:
-            parsed = jsonrpc.to_request(message)
-        except MalformedMessage as bad:
-            raise HttpError(400, _error_body(bad.id, bad.error)) from None
-        modern = is_modern(parsed)
-        if modern:
-            self._check_modern_headers(request, parsed)
-        session = Session() if modern else Session(self._legacy_revision(request, parsed))
-        if parsed.is_notification:
-            self.server.handle_notification(parsed, session)
-            return Response(202)
-        if self._wants_stream(request, parsed):
-            return Response(200, self._stream(parsed, session), dict(SSE_HEADERS))
-        status, body = self._answer(parsed, session, modern, None)
-        return Response.json(status, body)
+        return Response.json(status_for(reply), reply.messages[0])
 
     def _legacy_revision(self, request: Request, parsed: jsonrpc.Request) -> str:
         header = request.header("MCP-Protocol-Version")
         if parsed.method == "initialize" or not header:
             return DEFAULT_LEGACY
         if header not in revisions.LEGACY:
-            raise HttpError(400, _error_body(parsed.id, InvalidRequest(
+            raise HttpError(400, jsonrpc.error_response(parsed.id, InvalidRequest(
                 f"Unsupported MCP-Protocol-Version: {header}", data={"supported": list(revisions.ALL)})))
         return header
 
@@ -117,71 +143,25 @@ class StreamableEndpoint:
             if _decoded_name(request.header("Mcp-Name")) != name:
                 raise _header_mismatch(f"Header mismatch: Mcp-Name must be {name}", parsed.id)
 
-    def _answer(self, parsed: jsonrpc.Request, session: Session, modern: bool,
-                context: ToolContext | None) -> tuple[int, dict[str, Any]]:
-        context = context or ToolContext(request_id=parsed.id)
-        try:
-            return 200, jsonrpc.result_response(parsed.id, self.server.handle(parsed, session, context))
-        except JsonRpcError as err:
-            return self._status_for(err, modern), _error_body(parsed.id, err)
-        except Exception:
-            log.exception(f"internal error while answering {parsed.method} over HTTP")
-            return 500, _error_body(parsed.id, InternalError())
-
-    @staticmethod
-    def _status_for(error: JsonRpcError, modern: bool) -> int:
-        if error.code in (UNSUPPORTED_VERSION, HEADER_MISMATCH) or isinstance(error, MissingMeta):
-            return 400
-        if modern and error.code == jsonrpc.MethodNotFound.CODE:
-            return 404
-        return 200
-
     # -- progress over SSE ----------------------------------------------------------------------------
 
     @staticmethod
     def _wants_stream(request: Request, parsed: jsonrpc.Request) -> bool:
         meta = parsed.params_dict.get("_meta")
-        return ("text/event-stream" in request.header("Accept").lower() and isinstance(meta, dict)
-                and "progressToken" in meta)
+        return (not parsed.is_notification and "text/event-stream" in request.header("Accept").lower()
+                and isinstance(meta, dict) and "progressToken" in meta)
 
-    def _stream(self, parsed: jsonrpc.Request, session: Session) -> Iterator[bytes]:
+    def _stream(self, message: Any, session: Session) -> Iterator[bytes]:
         """Progress notifications as they happen, then the response; the stream then ends."""
         events: queue.Queue[dict[str, Any] | None] = queue.Queue()
-        context = ToolContext(request_id=parsed.id,
-                              send_notification=lambda method, params: events.put(jsonrpc.notification(method, params)))
-        modern = is_modern(parsed)
+        conversation = self._conversation(session, notify=events.put)
 
         def work() -> None:
-            events.put(self._answer(parsed, session, modern, context)[1])
+            reply = self.pipeline.consume(message, conversation)
+            for response in reply.messages:
+                events.put(response)
             events.put(None)
 
         threading.Thread(target=work, name="mcp-http-stream", daemon=True).start()
         while (event := events.get()) is not None:
             yield b"event: message\ndata: " + wire.dumps(event).encode("utf-8") + b"\n\n"
-
-    # -- batches (2025-03-26 only) ---------------------------------------------------------------------
-
-    def _batch(self, request: Request, messages: list[Any]) -> Response:
-        revision = request.header("MCP-Protocol-Version") or DEFAULT_LEGACY
-        if not messages or not revisions.allows_batches(revision):
-            raise HttpError(400, _error_body(None, InvalidRequest(
-                f"Invalid Request: batches are not allowed in protocol revision {revision}"
-                if messages else "Invalid Request: empty batch")))
-        session = Session(revision)
-        replies = []
-        for message in messages:
-            if jsonrpc.is_response(message):
-                continue
-            try:
-                parsed = jsonrpc.to_request(message)
-            except MalformedMessage as bad:
-                replies.append(_error_body(bad.id, bad.error))
-                continue
-            if parsed.is_notification:
-                self.server.handle_notification(parsed, session)
-            elif parsed.method == "initialize":
-                refusal = InvalidRequest("Invalid Request: initialize must not be batched")
-                replies.append(_error_body(parsed.id, refusal))
-            else:
-                replies.append(self._answer(parsed, session, False, None)[1])
-        return Response.json(200, replies) if replies else Response(202)

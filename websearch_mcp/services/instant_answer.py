@@ -10,7 +10,7 @@ from typing import Any
 
 from websearch_mcp.config import Config
 from websearch_mcp.errors import UpstreamError
-from websearch_mcp.http_client import HttpClient, client_for
+from websearch_mcp.http_client import HttpClient
 
 _ANCHOR = re.compile(r"<a\b[^>]*>(.*?)</a>", re.S | re.I)
 _TAG = re.compile(r"<[^>]+>")
@@ -130,14 +130,14 @@ def parse_instant_answer(body: bytes) -> InstantAnswer:
 class InstantAnswerApi:
     """Client of api.duckduckgo.com (or whatever WEBSEARCH_DDG_API_URL names)."""
 
-    def __init__(self, config: Config, http: HttpClient | None = None) -> None:
+    def __init__(self, config: Config, http: HttpClient) -> None:
         self.config = config
-        self.http = http or client_for(config)
+        self.http = http
 
-    def lookup(self, query: str) -> InstantAnswer:
+    def lookup(self, query: str, deadline: float | None = None) -> InstantAnswer:
         """The instant answer for a query (possibly empty)."""
         params = {"q": query, "format": "json", "no_html": "1", "no_redirect": "1", "t": "websearch-mcp"}
-        response = self.http.request("GET", self.config.ddg_api_url, params=params,
+        response = self.http.request("GET", self.config.ddg_api_url, params=params, deadline=deadline,
                                      headers={"Accept": "application/json, text/javascript, */*"})
         response.raise_for_status("The DuckDuckGo Instant Answer API")
         return parse_instant_answer(response.body)

@@ -2,17 +2,16 @@
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from websearch_mcp import __version__, log
+from websearch_mcp import log
+from websearch_mcp.assembly import Assembly
 from websearch_mcp.config import Config
-from websearch_mcp.http.messages import HttpError, Request, Response
-from websearch_mcp.http.rest import RestFacade
-from websearch_mcp.http.security import check_origin, check_token
-from websearch_mcp.http.streamable import StreamableEndpoint
-from websearch_mcp.mcp import McpServer
+from websearch_mcp.transports.http.messages import HttpError, Request, Response
+from websearch_mcp.transports.http.rest import RestFacade
+from websearch_mcp.transports.http.security import check_origin, check_token
+from websearch_mcp.transports.http.streamable import StreamableEndpoint
 
 Route = Callable[[Request], Response]
 
@@ -20,15 +19,14 @@ Route = Callable[[Request], Response]
 class WebsearchApp:
     """A WSGI callable; it keeps no per-client state, so any number of workers can serve it."""
 
-    def __init__(self, config: Config) -> None:
-        from websearch_mcp.tools import build_registry
-
-        self.config = config
-        self.server = McpServer(build_registry(config), page_size=config.tools_page_size)
+    def __init__(self, assembly: Assembly) -> None:
+        self.assembly = assembly
+        self.config = config = assembly.config
+        self.server = assembly.server
         self.allowed_origins = frozenset(o.strip().rstrip("/") for o in config.http_allowed_origins.split(",")
                                          if o.strip())
-        rest = RestFacade(self.server)
-        mcp = StreamableEndpoint(self.server)
+        rest = RestFacade(self.server, config.call_timeout)
+        mcp = StreamableEndpoint(self.server, config.call_timeout)
         self.routes: dict[str, dict[str, Route]] = {
             "/": {"GET": rest.health},
             "/tools": {"GET": rest.tools},
@@ -45,7 +43,6 @@ class WebsearchApp:
         except Exception:
             log.exception(f"internal error on {request.method} {request.path}")
             response = Response.json(500, {"error": "internal error"})
-        response.headers["X-Served-By"] = f"websearch-mcp/{__version__} pid {os.getpid()}"
         return response.send(start_response)
 
     def dispatch(self, request: Request) -> Response:
@@ -64,9 +61,12 @@ class WebsearchApp:
 
 
 def create_app(config: Config | None = None) -> WebsearchApp:
-    """A WSGI app for this configuration (from the environment when none is given)."""
+    """A WSGI app for this configuration (from the environment when none is given); it starts the
+    backend servers of a servers file, as the stdio server does."""
     from websearch_mcp.config import load_config
 
     config = config or load_config()
     log.set_level(config.log_level)
-    return WebsearchApp(config)
+    assembly = Assembly(config)
+    assembly.start()
+    return WebsearchApp(assembly)

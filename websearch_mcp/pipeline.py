@@ -1,0 +1,171 @@
+"""The message pipeline every transport shares: one decoded JSON-RPC message (or batch) in, the
+replies out. A transport frames bytes (lines on stdio, bodies over HTTP), chooses the thread a
+message runs on, and writes the replies; everything between is here.
+"""
+
+from __future__ import annotations
+
+import _thread
+
+from websearch_mcp import jsonrpc, log, revisions
+from websearch_mcp.jsonrpc import InternalError, InvalidRequest, JsonRpcError, MalformedMessage
+from websearch_mcp.mcp import Session, is_modern
+from websearch_mcp.tools.registry import ToolContext
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import Any
+
+    from websearch_mcp.jsonrpc import Request
+    from websearch_mcp.mcp import McpServer
+
+    Notify = Callable[[dict[str, Any]], None]
+
+_REMEMBERED_CANCELS = 256
+
+
+def _id_key(request_id: Any) -> tuple[str, Any]:
+    return (type(request_id).__name__, request_id)
+
+
+class Conversation:
+    """One client as the pipeline sees it: what it negotiated, its requests in flight (so they can be
+    cancelled), and how to reach it with a notification (None: it cannot be reached)."""
+
+    def __init__(self, session: Session | None = None, notify: Notify | None = None,
+                 deadline_seconds: float | None = None) -> None:
+        self.session = session or Session()
+        self.notify = notify
+        self.deadline_seconds = deadline_seconds  # the overall time a tool call may take
+        self._inflight: dict[tuple[str, Any], ToolContext] = {}
+        self._cancelled_early: dict[tuple[str, Any], None] = {}
+        self._lock = _thread.allocate_lock()
+
+    def begin(self, request: Request) -> ToolContext:
+        """The context of a request that starts now; it is cancelled at once if the client already
+        cancelled it (the cancellation overtook it on its way to a worker)."""
+        context = ToolContext(request_id=request.id, deadline_seconds=self.deadline_seconds)
+        if self.notify is not None:
+            context.send_notification = lambda method, params: self._notify_unless_cancelled(context, method, params)
+        key = _id_key(request.id)
+        with self._lock:
+            self._inflight[key] = context
+            if self._cancelled_early.pop(key, 0) is None:
+                context.cancelled.set()
+        return context
+
+    def end(self, request: Request, context: ToolContext) -> None:
+        """The request is answered (or dropped)."""
+        with self._lock:
+            if self._inflight.get(_id_key(request.id)) is context:
+                del self._inflight[_id_key(request.id)]
+
+    def cancel(self, request_id: Any) -> None:
+        """Cancel a request in flight; its reply will not be sent."""
+        if not jsonrpc.valid_id(request_id):
+            return
+        key = _id_key(request_id)
+        with self._lock:
+            context = self._inflight.get(key)
+            if context is None:
+                self._cancelled_early[key] = None
+                while len(self._cancelled_early) > _REMEMBERED_CANCELS:
+                    del self._cancelled_early[next(iter(self._cancelled_early))]
+                return
+        context.cancelled.set()
+        log.info(f"request {request_id!r} cancelled")
+
+    def _notify_unless_cancelled(self, context: ToolContext, method: str, params: dict[str, Any]) -> None:
+        if self.notify is not None and not context.cancelled.is_set():
+            self.notify(jsonrpc.notification(method, params))
+
+
+class Reply:
+    """What to send for one message: nothing (a notification, a cancelled request), one response,
+    a batch response (`batch`: one JSON array), or separate error responses (a refused batch).
+    `error` is the error of a single error reply, so HTTP can choose its status from its type."""
+
+    __slots__ = ("batch", "error", "messages", "modern")
+
+    def __init__(self, messages: list[dict[str, Any]] | None = None, batch: bool = False,
+                 error: JsonRpcError | None = None, modern: bool = False) -> None:
+        self.messages = messages or []
+        self.batch = batch
+        self.error = error
+        self.modern = modern
+
+    @classmethod
+    def failure(cls, request_id: Any, error: JsonRpcError, modern: bool = False) -> Reply:
+        """One error response."""
+        return cls([jsonrpc.error_response(request_id, error)], error=error, modern=modern)
+
+
+NOTHING = Reply()
+
+
+class Pipeline:
+    """Answers decoded messages for any transport, with the MCP server's method table."""
+
+    def __init__(self, server: McpServer) -> None:
+        self.server = server
+
+    def consume(self, message: Any, conversation: Conversation) -> Reply:
+        """The reply to one decoded message or batch."""
+        if isinstance(message, list):
+            return self._batch(message, conversation)
+        return self._single(message, conversation, in_batch=False)
+
+    def runs_long(self, message: Any, conversation: Conversation) -> bool:
+        """Whether a transport should run this message off the thread that reads input (tool calls and
+        batches may take seconds; pings and cancellations must not wait behind them)."""
+        if isinstance(message, list):
+            return bool(message) and revisions.allows_batches(conversation.session.protocol_version)
+        name = message.get("method") if isinstance(message, dict) else None
+        method = self.server.methods.get(name) if isinstance(name, str) else None
+        return method is not None and method.long_running and "id" in message
+
+    def _single(self, message: Any, conversation: Conversation, in_batch: bool) -> Reply:
+        if jsonrpc.is_response(message):
+            log.debug("ignoring a response: this server sends no requests")
+            return NOTHING
+        try:
+            request = jsonrpc.to_request(message)
+        except MalformedMessage as bad:
+            return Reply.failure(bad.id, bad.error)
+        if request.is_notification:
+            self.server.handle_notification(request, conversation)
+            return NOTHING
+        method = self.server.method_of(request)
+        if in_batch and method is not None and not method.batchable:
+            return Reply.failure(request.id, InvalidRequest(
+                f"Invalid Request: {request.method} must not be sent in a batch"))
+        return self._answer(request, conversation)
+
+    def _answer(self, request: Request, conversation: Conversation) -> Reply:
+        modern = is_modern(request)
+        context = conversation.begin(request)
+        try:
+            result = self.server.handle(request, conversation.session, context)
+            reply = Reply([jsonrpc.result_response(request.id, result)], modern=modern)
+        except JsonRpcError as err:
+            reply = Reply.failure(request.id, err, modern)
+        except Exception:
+            log.exception(f"internal error while answering {request.method}")
+            reply = Reply.failure(request.id, InternalError(), modern)
+        finally:
+            conversation.end(request, context)
+        return NOTHING if context.cancelled.is_set() else reply
+
+    def _batch(self, messages: list[Any], conversation: Conversation) -> Reply:
+        if not messages:
+            return Reply.failure(None, InvalidRequest("Invalid Request: empty batch"))
+        revision = conversation.session.protocol_version
+        if not revisions.allows_batches(revision):
+            error = InvalidRequest("Invalid Request: batches are not allowed in protocol revision "
+                                   f"{revision or '(not initialized)'}")
+            ids = [m["id"] for m in messages
+                   if isinstance(m, dict) and "method" in m and jsonrpc.valid_id(m.get("id"))]
+            return Reply([jsonrpc.error_response(i, error) for i in ids or [None]], error=error)
+        replies = [self._single(m, conversation, in_batch=True) for m in messages]
+        return Reply([m for reply in replies for m in reply.messages], batch=True)

@@ -1,0 +1,80 @@
+"""Reading pages as Markdown documents: fetched in parallel, converted by content type, cut into
+parts for paging."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from websearch_mcp.content import Document, to_document
+from websearch_mcp.errors import ToolError
+from websearch_mcp.fetch.pages import PageFetcher
+from websearch_mcp.tools.registry import ToolContext
+
+
+class PageOutcome:
+    """One URL's document, or why it could not be read."""
+
+    __slots__ = ("document", "error", "url")
+
+    def __init__(self, url: str, document: Document | None = None, error: str = "") -> None:
+        self.url = url
+        self.document = document
+        self.error = error
+
+
+class PageReader:
+    """Fetches and converts pages, reporting progress to the tool call."""
+
+    def __init__(self, fetcher: PageFetcher) -> None:
+        self.fetcher = fetcher
+
+    def read(self, urls: list[str], context: ToolContext) -> list[PageOutcome]:
+        """Each URL's outcome, in the order given; pages are fetched in parallel."""
+        total = len(urls)
+        if not total:
+            return []
+        context.report_progress(0, total, f"fetching {total} page{'s' if total != 1 else ''}")
+        fetched = self.fetcher.fetch_many(
+            urls, on_done=lambda done: context.report_progress(done, total, f"{done} of {total} pages fetched"),
+            deadline=context.deadline)
+        outcomes = []
+        for url, page in zip(urls, fetched, strict=True):
+            if isinstance(page, ToolError):
+                outcomes.append(PageOutcome(url, error=page.message))
+                continue
+            try:
+                outcomes.append(PageOutcome(url, document=to_document(page)))
+            except ToolError as err:  # a document that cannot be converted (a damaged PDF, ...)
+                outcomes.append(PageOutcome(url, error=err.message))
+        return outcomes
+
+
+def page_part(document: Document, start: int, max_chars: int) -> dict[str, Any]:
+    """The part of a document from `start`, at most `max_chars` long, ending between paragraphs when
+    one is near (and never just after a heading); with where the next part starts."""
+    markdown = document.markdown
+    total = len(markdown)
+    end = min(total, start + max_chars)
+    if end < total:
+        for boundary in ("\n\n", "\n"):
+            cut = markdown.rfind(boundary, start + max_chars // 2, end)
+            if cut > start:
+                end = cut + len(boundary)
+                break
+        heading = markdown.rfind("\n#", start, end)
+        if heading > start and not markdown[heading:end].strip("\n").count("\n"):
+            end = heading + 1  # a heading belongs with the text under it, in the next part
+    part = markdown[start:end] if start < total else ""
+    return {
+        "url": document.url, "title": document.title, "content": part, "start_index": start,
+        "end_index": max(start, end), "total_chars": total, "next_start_index": end if end < total else None,
+        "word_count": document.word_count, "fetch_time_ms": int(document.fetch_time_ms),
+        "metadata": document.metadata,
+    }
+
+
+def content_summary(document: Document, max_chars: int) -> dict[str, Any]:
+    """A search result's page content, as web_search with fetch_content shows it."""
+    return {"markdown": document.markdown[:max_chars], "word_count": document.word_count,
+            "fetch_time_ms": int(document.fetch_time_ms), "summary": document.summary(),
+            "truncated": len(document.markdown) > max_chars, "title": document.title}

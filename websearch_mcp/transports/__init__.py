@@ -1,0 +1,1 @@
+"""Transports: how messages reach the pipeline (stdio lines, HTTP requests) and how replies leave."""
