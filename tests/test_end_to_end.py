@@ -161,7 +161,8 @@ def test_call_exits_1_when_the_tool_reports_an_error(upstream):
     upstream.route("POST", "/html/", Reply(status=429))
     upstream.route("POST", "/lite/", Reply(status=429))
     process = cli(["call", "web_search", "query=rust"], env_for(upstream))
-    assert process.returncode == 1 and "rate-limiting" in process.stdout
+    # the error goes to stderr, and nothing to stdout (issue 14: stdout is for the Markdown of a success)
+    assert process.returncode == 1 and "rate-limiting" in process.stderr and process.stdout == ""
 
 
 def test_call_with_json_output_and_numeric_strings(ddg):
@@ -195,3 +196,16 @@ def test_fetch_content_through_the_installed_command(upstream):
     assert answered[1]["result"]["content"][0]["text"].startswith(f"## Understanding Async Rust\n**URL:** {url}")
     refused = run([initialize(), call("fetch_content", {"urls": [url]}, id=1)], env=env_for(upstream))
     assert "loopback" in replies(refused)[1]["result"]["content"][0]["text"]
+
+
+def test_blocked_duckduckgo_is_answered_by_the_next_engine(upstream):
+    from tests.test_engines import route_engines
+
+    route_engines(upstream)  # DuckDuckGo answers its CAPTCHA page on both endpoints
+    env = {**env_for(upstream), "WEBSEARCH_BACKENDS": ""}  # the default order, as a user gets it
+    process = run([initialize(id=0), call("web_search", {"query": "javascript tutorial", "max_results": 3}, id=1)],
+                  env=env)
+    answered = replies(process)
+    assert answered[1]["result"]["content"][0]["text"].endswith("_Source: Bing (3 results)_")
+    validate_response(answered[1], "2025-11-25", "tools/call")
+    assert [r.path for r in upstream.requests] == ["/html/", "/lite/", "/bing/search"]

@@ -189,9 +189,9 @@ class McpServer:
         backend server ServerError."""
         tool = self.registry.get(name)
         if tool is None:
-            group = self.registry.group_of(name)
-            if group is not None:  # a configured backend server that is not running (yet, or any more)
-                raise ServerError(f"MCP server '{group}' is not running")
+            stopped = self.registry.stopped_owner(name)
+            if stopped is not None:  # a configured backend server that is not running (yet, or any more)
+                raise ServerError(f"MCP server '{stopped}' is not running")
             raise InvalidParams(f"Tool not found: {name}")
         started = time.monotonic()
         try:

@@ -145,6 +145,10 @@ class SearchEngine:
         """The hits of one page (pure); UpstreamError when the page holds no result list at all."""
         raise NotImplementedError
 
+    def parse_for(self, query: SearchQuery, body: bytes) -> ResultsPage:
+        """`parse`, for engines whose reading of a page depends on the query (pure)."""
+        return self.parse(body)
+
     def block_reason(self, status: int, body: bytes) -> str | None:
         """Why a reply is the engine refusing an automated client, or None (pure)."""
         if status in self.blocked_statuses:
@@ -160,7 +164,7 @@ class SearchEngine:
         offset = (query.offset // self.page_size) * self.page_size
         pages = 0
         while len(hits) + offset < query.wanted and pages < self.config.max_pages and not turn.cancelled():
-            page = self.parse(self.send(self.build_request(query, offset), turn).body)
+            page = self.parse_for(query, self.send(self.build_request(query, offset), turn).body)
             pages += 1
             fresh = [hit for hit in page.hits if hit.url not in seen]
             seen.update(hit.url for hit in fresh)

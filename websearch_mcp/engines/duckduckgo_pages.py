@@ -10,18 +10,13 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
-import lxml.html
+from websearch_mcp.engines.html import clean_text, has_class, parse
 
-_PARSER = lxml.html.HTMLParser(encoding="utf-8", remove_comments=True)
 _AD_PREFIXES = ("https://duckduckgo.com/y.js", "http://duckduckgo.com/y.js", "//duckduckgo.com/y.js")
 _EOF_PREFIXES = ("http://www.google.com/search", "https://www.google.com/search")
 _DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
 _BLOCK_MARKERS = (b"anomaly-modal", b'id="challenge-form"', b"anomaly.js", b"Unfortunately, bots use DuckDuckGo")
 _NO_RESULTS_TEXTS = ("No more results.", "No  results.", "No results.")
-
-
-def _has_class(name: str) -> str:
-    return f"contains(concat(' ', normalize-space(@class), ' '), ' {name} ')"
 
 
 @dataclass
@@ -42,11 +37,6 @@ class ResultsPage:
     next_form: dict[str, str] | None = None
     no_results: bool = False
     recognised: bool = True  # False when the page is not a results page at all
-
-
-def clean_text(text: str) -> str:
-    """Collapse runs of whitespace (entities are already decoded by the parser)."""
-    return " ".join(text.split())
 
 
 def unwrap_url(href: str) -> str:
@@ -101,12 +91,8 @@ def _next_form(tree: Any, xpath: str) -> dict[str, str] | None:
     return None
 
 
-def _parse(body: bytes) -> Any:
-    return lxml.html.document_fromstring(body or b"<html></html>", parser=_PARSER)
-
-
 def _says_no_results(tree: Any) -> bool:
-    if tree.xpath(f"//div[{_has_class('no-results')}]"):
+    if tree.xpath(f"//div[{has_class('no-results')}]"):
         return True
     body = tree.find("body")
     text = clean_text(body.text_content()[:50_000]) if body is not None else ""
@@ -115,9 +101,9 @@ def _says_no_results(tree: Any) -> bool:
 
 def parse_html_page(body: bytes) -> ResultsPage:
     """Parse a page of html.duckduckgo.com/html/: organic results only, ads dropped."""
-    tree = _parse(body)
+    tree = parse(body)
     page = ResultsPage()
-    blocks = tree.xpath(f"//div[{_has_class('result')}]")
+    blocks = tree.xpath(f"//div[{has_class('result')}]")
     for block in blocks:
         classes = set((block.get("class") or "").split())
         if "result--ad" in classes:
@@ -125,7 +111,7 @@ def parse_html_page(body: bytes) -> ResultsPage:
         if "result--no-result" in classes:
             page.no_results = True
             continue
-        links = block.xpath(f".//a[{_has_class('result__a')}]")
+        links = block.xpath(f".//a[{has_class('result__a')}]")
         if not links:
             continue
         url = unwrap_url(links[0].get("href", ""))
@@ -134,15 +120,15 @@ def parse_html_page(body: bytes) -> ResultsPage:
             continue
         if not url or is_ad_url(url):
             continue
-        snippet = block.xpath(f".//*[{_has_class('result__snippet')}]")
+        snippet = block.xpath(f".//*[{has_class('result__snippet')}]")
         date = None
-        for span in block.xpath(f".//div[{_has_class('result__extras__url')}]/span"):
+        for span in block.xpath(f".//div[{has_class('result__extras__url')}]/span"):
             found = _DATE.search(span.text_content())
             date = found.group(0) if found else date
         page.results.append(RawResult(
             title=clean_text(links[0].text_content()), url=url,
             snippet=clean_text(snippet[0].text_content()) if snippet else "", date=date))
-    page.next_form = _next_form(tree, f"//div[{_has_class('nav-link')}]/form")
+    page.next_form = _next_form(tree, f"//div[{has_class('nav-link')}]/form")
     if not page.results:
         page.no_results = page.no_results or _says_no_results(tree)
         page.recognised = page.no_results
@@ -151,9 +137,9 @@ def parse_html_page(body: bytes) -> ResultsPage:
 
 def parse_lite_page(body: bytes) -> ResultsPage:
     """Parse a page of lite.duckduckgo.com/lite/: each result spans several table rows."""
-    tree = _parse(body)
+    tree = parse(body)
     page = ResultsPage()
-    for link in tree.xpath(f"//a[{_has_class('result-link')}]"):
+    for link in tree.xpath(f"//a[{has_class('result-link')}]"):
         url = unwrap_url(link.get("href", ""))
         row = next(link.iterancestors("tr"), None)
         if is_eof_url(url):
@@ -163,18 +149,18 @@ def parse_lite_page(body: bytes) -> ResultsPage:
             continue
         snippet, date = "", None
         sibling = row.getnext() if row is not None else None
-        while sibling is not None and not sibling.xpath(f".//a[{_has_class('result-link')}]"):
-            cells = sibling.xpath(f".//td[{_has_class('result-snippet')}]")
+        while sibling is not None and not sibling.xpath(f".//a[{has_class('result-link')}]"):
+            cells = sibling.xpath(f".//td[{has_class('result-snippet')}]")
             if cells and not snippet:
                 snippet = clean_text(cells[0].text_content())
-            stamps = sibling.xpath(f".//span[{_has_class('timestamp')}]")
+            stamps = sibling.xpath(f".//span[{has_class('timestamp')}]")
             if stamps:
                 found = _DATE.search(stamps[0].text_content())
                 date = found.group(0) if found else date
             sibling = sibling.getnext()
         page.results.append(RawResult(title=clean_text(link.text_content()), url=url,
                                       snippet=snippet, date=date))
-    page.next_form = _next_form(tree, f"//form[{_has_class('next_form')}]")
+    page.next_form = _next_form(tree, f"//form[{has_class('next_form')}]")
     if not page.results:
         page.no_results = page.no_results or _says_no_results(tree)
         page.recognised = page.no_results

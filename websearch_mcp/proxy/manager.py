@@ -12,9 +12,10 @@ class ProxyManager:
     """Starts every enabled backend without waiting for any; `close` ends them all."""
 
     def __init__(self, specs: list[BackendSpec], registry: Registry, call_timeout: float) -> None:
-        for spec in specs:  # NAME.tool of a server that is not running answers -32000, not "not found"
-            registry.declare_group(f"{spec.name}.", spec.name)
         self.supervisors = [BackendSupervisor(spec, registry, call_timeout) for spec in specs if spec.enabled]
+        running = {s.spec.name: s.ready.is_set for s in self.supervisors}
+        for spec in specs:  # NAME.tool of a server that is not running answers -32000, not "not found"
+            registry.declare_group(f"{spec.name}.", spec.name, running.get(spec.name, lambda: False))
         log.info(f"aggregating {len(self.supervisors)} backend server(s)")
 
     def start(self) -> None:

@@ -165,7 +165,7 @@ class Registry:
 
     def __init__(self) -> None:
         self._tools: dict[str, Tool] = {}
-        self._groups: dict[str, str] = {}  # name prefix -> the backend server that owns it
+        self._groups: dict[str, tuple[str, Callable[[], bool]]] = {}  # prefix -> (backend server, is it running)
         self._lock = _thread.allocate_lock()
         self.listeners: list[Callable[[], None]] = []
 
@@ -176,14 +176,17 @@ class Registry:
                 raise ValueError(f"duplicate tool name: {tool.name}")
             self._tools[tool.name] = tool
 
-    def declare_group(self, prefix: str, owner: str) -> None:
+    def declare_group(self, prefix: str, owner: str, running: Callable[[], bool]) -> None:
         """Reserve a name prefix for a backend server's tools, before they are known."""
         with self._lock:
-            self._groups[prefix] = owner
+            self._groups[prefix] = (owner, running)
 
-    def group_of(self, name: str) -> str | None:
-        """The backend server whose prefix this tool name has, if any."""
-        return next((owner for prefix, owner in self._groups.items() if name.startswith(prefix)), None)
+    def stopped_owner(self, name: str) -> str | None:
+        """The backend server whose prefix this tool name has, when that server is not running."""
+        for prefix, (owner, running) in self._groups.items():
+            if name.startswith(prefix) and not running():
+                return owner
+        return None
 
     def replace_group(self, prefix: str, tools: list[Tool]) -> None:
         """Put these tools in place of every tool whose name starts with `prefix`; the listeners hear
