@@ -75,6 +75,7 @@ class Seen:
     form: dict[str, str]
     headers: dict[str, str]
     body: bytes = b""
+    at: float = field(default_factory=time.monotonic)  # when it arrived
 
 
 Responder = Callable[[Seen], Reply]
@@ -109,6 +110,11 @@ class FakeUpstream:
             self.routes[(method, path)] = replies[0]
         else:
             self.routes[(method, path)] = [r for r in replies if isinstance(r, Reply)]
+
+    def arrivals(self, path: str) -> list[float]:
+        """When each request to a path arrived (time.monotonic), in order."""
+        with self._lock:
+            return [r.at for r in self.requests if r.path == path]
 
     def count(self, path: str, method: str | None = None) -> int:
         """How many requests reached a path."""

@@ -6,6 +6,7 @@ Every response is validated against the official schema of the revision it was s
 from __future__ import annotations
 
 import json
+import os
 import signal
 import subprocess
 import sys
@@ -123,7 +124,7 @@ def test_bad_configuration_is_a_clear_start_up_error():
     assert process.returncode == 2 and b"WEBSEARCH_TIMEOUT" in process.stderr and process.stdout == b""
 
 
-def test_protocol_path_does_not_import_the_http_stack():
+def test_protocol_path_does_not_import_the_http_stack(tmp_path):
     code = (
         "import io, sys\n"
         "from websearch_mcp.cli import run_stdio\n"
@@ -132,13 +133,18 @@ def test_protocol_path_does_not_import_the_http_stack():
         " + b'{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/list\"}\\n'))\n"
         "run_stdio(load_config())\n"
         "heavy = [m for m in ('requests', 'lxml', 'bs4', 'urllib3', 'concurrent.futures', 'logging', 'json', 're', "
-        "'threading', 'dataclasses', 'typing', 'argparse') "
+        "'threading', 'dataclasses', 'typing', 'argparse', 'sqlite3', 'redis', 'pypdfium2', 'socket', "
+        "'websearch_mcp.store.sqlite', 'websearch_mcp.store.redis_server') "
         "if m in sys.modules]\n"
         "print('HEAVY', heavy, file=sys.stderr)\n"
     )
-    process = subprocess.run([sys.executable, "-c", code], capture_output=True, timeout=30)
+    cache = tmp_path / "cache"  # the default store lives here; initialize and tools/list must not open it
+    env = {**os.environ, "XDG_CACHE_HOME": str(cache)}
+    env.pop("WEBSEARCH_STORE", None)
+    process = subprocess.run([sys.executable, "-c", code], capture_output=True, timeout=30, env=env)
     assert b"HEAVY []" in process.stderr, process.stderr.decode()
     assert len(process.stdout.decode().splitlines()) == 2
+    assert not cache.exists()
 
 
 # -- the command line -------------------------------------------------------------------------------

@@ -234,10 +234,12 @@ def default_sqlite_path() -> str:
 def describe_store(config: Config) -> tuple[str, str]:
     """(kind, target) of the configured store: memory, sqlite (a file path) or redis (a URL)."""
     setting = config.store.strip()
-    if not setting or setting == "memory":
+    if not setting:
+        return "sqlite", default_sqlite_path()
+    if setting == "memory":
         return "memory", ""
     if setting.startswith("sqlite:///"):
-        return "sqlite", setting[len("sqlite://"):]
+        return "sqlite", "/" + setting[len("sqlite://"):].lstrip("/")
     if setting.startswith(("redis://", "rediss://")):
         return "redis", setting
     raise ConfigError(f"WEBSEARCH_STORE={setting!r}: use memory, sqlite:///ABSOLUTE/PATH, "

@@ -32,6 +32,7 @@ from websearch_mcp.errors import (
     DeadlineExceeded,
     InvalidArguments,
     SearchFailed,
+    UpstreamConnectionError,
     UpstreamError,
 )
 from websearch_mcp.http_client import HttpClient
@@ -169,11 +170,12 @@ class SearchService:
     def _cool_down(self, engine: SearchEngine, err: UpstreamError) -> None:
         """Skip an engine that is blocked or failing for a while: its Retry-After, else a pause that
         doubles with each failure in a row (shared with every process using the store)."""
-        if isinstance(err, DeadlineExceeded):
-            return  # the call ran out of time: no fault of the engine
+        if isinstance(err, DeadlineExceeded) or (isinstance(err, UpstreamConnectionError) and not err.transient):
+            return  # the call ran out of time, or this machine is offline: no fault of the engine
         _, strikes, _ = self.store.cooldown(engine.name)
-        base = self.config.cooldown if isinstance(err, BlockedError) else self.config.cooldown / 4
-        pause = err.retry_after or min(COOLDOWN_MAX, base * 2 ** strikes)
+        blocked = isinstance(err, BlockedError)
+        base = self.config.cooldown if blocked else self.config.cooldown / 4
+        pause = err.retry_after or min(COOLDOWN_MAX if blocked else COOLDOWN_MAX / 12, base * 2 ** strikes)
         reason = err.message if len(err.message) < 160 else err.message[:157] + "..."
         if err.retry_after:
             reason = f"it asked to wait {err.retry_after:.0f} s (Retry-After)"

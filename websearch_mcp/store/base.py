@@ -12,7 +12,9 @@ class StoreFault(Exception):
 class Store(Protocol):
     """Shared state. Times are wall-clock seconds (time.time()), comparable across processes."""
 
-    kind: str
+    @property
+    def kind(self) -> str:
+        """memory, sqlite or redis: where the state is kept (now)."""
 
     def get(self, namespace: str, key: str) -> bytes | None:
         """A live cached value, or None."""
