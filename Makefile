@@ -44,6 +44,7 @@ $(VENV)/.bench: $(STAMP)
 
 bench: $(VENV)/.bench  ## benchmarks (start-up, protocol, parsing, fetching, HTTP, extraction); prints ratios
 	$(BIN)/python bench/run.py
+	$(BIN)/python bench/store_bench.py
 	$(BIN)/python bench/http_bench.py
 	$(BIN)/python bench/extraction.py
 

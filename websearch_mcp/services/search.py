@@ -41,6 +41,7 @@ from websearch_mcp.store.base import Store
 CACHE = "search"
 LEASE = "lease:search:"
 COOLDOWN_MAX = 3600.0
+SLOT_MARGIN = 0.05  # added to each engine's interval: the time between booking a slot and sending varies
 _POLL = 0.05
 
 
@@ -186,7 +187,7 @@ class SearchService:
         interval = self.config.get(BY_NAME[name].setting("min_interval"))
         if interval <= 0:
             return
-        delay = self.store.reserve(name, interval)
+        delay = self.store.reserve(name, interval + SLOT_MARGIN)
         if deadline is not None and time.monotonic() + delay > deadline:
             raise DeadlineExceeded(f"{BY_NAME[name].label}'s next free request slot is after the call's deadline")
         if delay > 0:
