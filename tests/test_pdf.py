@@ -10,6 +10,7 @@ import runpy
 import subprocess
 import sys
 import threading
+import zlib
 from pathlib import Path
 
 import pytest
@@ -24,6 +25,7 @@ from websearch_mcp.pdf import (
     PdfText,
     read_pdf,
 )
+from websearch_mcp.pdf.isolated import PdfTooSlow, read_pdf_isolated
 from websearch_mcp.pdf.layout import Line, Styles
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -243,6 +245,49 @@ def test_documents_read_from_several_threads_at_once() -> None:
     for thread in threads:
         thread.join()
     assert results == [expected] * 6
+
+
+# in a child process: limits on time and memory that hold inside a page
+
+
+def bomb(spaces: int) -> bytes:
+    """One page whose content stream inflates to `spaces` bytes (hand-made, after make_handmade.build)."""
+    maker = runpy.run_path(str(PDFS / "make_handmade.py"))
+    pdf = maker["build"]([[(72, 700, "F1", 12, "Hello")]])
+    squeeze = zlib.compressobj(9)
+    body = squeeze.compress(b"BT /F1 12 Tf 72 700 Td (Hello) Tj ET\n")
+    chunk = b" " * 10_000_000
+    body += b"".join(squeeze.compress(chunk) for _ in range(spaces // len(chunk))) + squeeze.flush()
+    content = re.search(rb"<< /Length \d+ >>\nstream\n.*?\nendstream", pdf, re.DOTALL)
+    assert content is not None
+    stream = b"<< /Length %d /Filter /FlateDecode >>\nstream\n%s\nendstream" % (len(body), body)
+    start = pdf[:content.start()] + stream  # the cross-reference table is rebuilt by the reader
+    return start + pdf[content.end():]
+
+
+def test_isolated_reading_gives_the_same_result(report: PdfText) -> None:
+    pdf = read_pdf_isolated(REPORT.read_bytes())
+    assert [getattr(pdf, name) for name in PdfText.__slots__] == [getattr(report, name) for name in PdfText.__slots__]
+
+
+def test_isolated_reading_passes_errors_on() -> None:
+    with pytest.raises(PdfEncrypted):
+        read_pdf_isolated((SAMPLES / "libreoffice-writer-password.pdf").read_bytes())
+
+
+def test_a_decompression_bomb_is_stopped_by_the_memory_limit() -> None:
+    with pytest.raises(PdfDamaged) as caught:
+        read_pdf_isolated(bomb(300_000_000), memory_mb=256)
+    assert caught.value.message.startswith("reading the PDF needed more than 256 MiB of memory or crashed the PDF "
+                                           "reader (")
+
+
+def test_a_page_that_takes_too_long_is_stopped_by_the_time_limit() -> None:
+    data = bomb(1_000_000_000)  # PDFium spends about 6 s inside this one page
+    with pytest.raises(PdfTooSlow) as caught:
+        read_pdf_isolated(data, time_limit=0.5, memory_mb=None)
+    assert caught.value.message.startswith("reading the PDF took longer than the 0.5-second time limit (a single "
+                                           "page was still being read)")
 
 
 # the layout rules on their own
