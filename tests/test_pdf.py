@@ -26,7 +26,7 @@ from websearch_mcp.pdf import (
     read_pdf,
 )
 from websearch_mcp.pdf.isolated import PdfTooSlow, read_pdf_isolated
-from websearch_mcp.pdf.layout import Line, Styles
+from websearch_mcp.pdf.layout import Line, Styles, breaks_paragraph
 
 ROOT = Path(__file__).resolve().parent.parent
 PDFS = ROOT / "fixtures" / "pdf"
@@ -299,6 +299,13 @@ def test_a_page_that_takes_too_long_is_stopped_by_the_time_limit() -> None:
 def test_a_hyphen_at_a_line_end(first: str, second: str, word: str) -> None:
     styles = Styles([[Line("a well-known name, handmade", 10, False, 72, 300, 700, 700)]])
     assert styles.word(first, second) == word
+
+
+def test_a_superscript_set_apart_stays_in_its_paragraph() -> None:
+    base = Line("the space R", 10, False, 72, 130, 700, 700)
+    superscript = Line("n", 7, False, 131, 135, 704, 704)
+    assert not breaks_paragraph(base, superscript, edge=400, pitch=12)
+    assert breaks_paragraph(base, Line("Next paragraph", 10, False, 72, 160, 688, 688), edge=400, pitch=12)
 
 
 # fixtures

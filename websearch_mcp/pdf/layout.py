@@ -140,6 +140,8 @@ def breaks_paragraph(prev: Line, cur: Line, edge: float, pitch: float) -> bool:
     """Whether body line `cur` starts a new paragraph after `prev`."""
     size = prev.size
     step = prev.y_end - cur.y_start
+    if abs(step) < 0.5 * size and cur.left > prev.left:
+        return False  # on the same visual line: a superscript, a subscript or a piece set apart
     if _BULLET.match(cur.text):
         return True
     if step < -size or abs(cur.left - prev.left) > 10 * size:  # a new column or region: flows on when full
