@@ -39,6 +39,8 @@ class Config:
     max_pages: int = 10
     allow_private_urls: bool = False
     fetch_max_bytes: int = 5 * 1024 * 1024
+    pdf_max_bytes: int = 32 * 1024 * 1024
+    pdf_max_pages: int = 200
     fetch_concurrency: int = 16
     fetch_per_host: int = 2
     cache_ttl: float = 600.0
@@ -120,6 +122,8 @@ _ENV_FIELDS: dict[str, tuple[str, type]] = {
     "WEBSEARCH_MAX_PAGES": ("max_pages", int),
     "WEBSEARCH_ALLOW_PRIVATE_URLS": ("allow_private_urls", bool),
     "WEBSEARCH_FETCH_MAX_BYTES": ("fetch_max_bytes", int),
+    "WEBSEARCH_PDF_MAX_BYTES": ("pdf_max_bytes", int),
+    "WEBSEARCH_PDF_MAX_PAGES": ("pdf_max_pages", int),
     "WEBSEARCH_FETCH_CONCURRENCY": ("fetch_concurrency", int),
     "WEBSEARCH_FETCH_PER_HOST": ("fetch_per_host", int),
     "WEBSEARCH_CACHE_TTL": ("cache_ttl", float),
@@ -146,7 +150,8 @@ _FALSE = ("0", "false", "no", "off")
 
 _MINIMUMS = {"timeout": 0.1, "max_line_bytes": 1024, "workers": 1, "tools_page_size": 1,
              "max_response_bytes": 1024, "retries": 0, "backoff_seconds": 0.0,
-             "retry_after_cap": 0.0, "max_pages": 1, "fetch_max_bytes": 1024, "fetch_concurrency": 1,
+             "retry_after_cap": 0.0, "max_pages": 1, "fetch_max_bytes": 1024, "pdf_max_bytes": 1024, "pdf_max_pages": 1,
+             "fetch_concurrency": 1,
              "fetch_per_host": 1, "cache_ttl": 0.0, "search_cache_ttl": 0.0,
              "http_max_body": 1024, "http_timeout": 1.0, "backend_timeout": 0.1,
              "fusion": 1, "store_max_bytes": 0, "call_timeout": 1.0, "cooldown": 0.0,

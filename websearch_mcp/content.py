@@ -18,7 +18,7 @@ class Document:
 
     __slots__ = ("fetch_time_ms", "markdown", "metadata", "title", "url")
 
-    def __init__(self, url: str, title: str, markdown: str, metadata: dict[str, str], fetch_time_ms: float) -> None:
+    def __init__(self, url: str, title: str, markdown: str, metadata: dict[str, Any], fetch_time_ms: float) -> None:
         self.url = url
         self.title = title
         self.markdown = markdown
@@ -106,12 +106,27 @@ def _strip_tags(text: str) -> str:
     return " ".join(re.sub(r"<[^>]+>", " ", text).split())
 
 
-def to_document(page: FetchedPage) -> Document:
-    """Turn a fetched page into Markdown according to its content type."""
+PDF_TIME_LIMIT = 20.0  # seconds one PDF may take to read, at most
+
+
+def _pdf(page: FetchedPage, max_pages: int, time_limit: float) -> tuple[str, str, dict[str, Any]]:
+    """(title, Markdown, metadata) of a PDF, read in a child process that cannot hang or exhaust this one."""
+    from websearch_mcp.pdf.isolated import read_pdf_isolated
+
+    pdf = read_pdf_isolated(page.data, max_pages=max_pages, time_limit=time_limit)
+    return pdf.title, pdf.markdown, {**pdf.metadata(), "page_starts": pdf.page_starts}
+
+
+def to_document(page: FetchedPage, pdf_pages: int = 200, time_limit: float = PDF_TIME_LIMIT) -> Document:
+    """Turn a fetched page into Markdown according to its content type (a PDF that cannot be read
+    raises a ToolError saying why)."""
     from websearch_mcp.extract import extract_page
 
-    title, metadata = "", {}
-    if page.kind == "html":
+    title = ""
+    metadata: dict[str, Any] = {}
+    if page.kind == "pdf":
+        title, markdown, metadata = _pdf(page, pdf_pages, time_limit)
+    elif page.kind == "html":
         extracted = extract_page(page.text, page.final_url)
         metadata = extracted.metadata.to_dict()
         title, markdown = extracted.metadata.title, extracted.markdown

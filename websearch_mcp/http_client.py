@@ -32,7 +32,7 @@ from websearch_mcp.errors import (
 )
 
 _CHUNK = 64 * 1024
-HeaderCheck = Callable[[Mapping[str, str], str], None]
+HeaderCheck = Callable[[Mapping[str, str], str], "int | None"]
 _RETRY_AFTER_STATUSES = (429, 503)
 DEFAULT_HEADERS = {
     "Accept": "text/html,application/xhtml+xml,application/xml;q=0.9,application/json;q=0.8,*/*;q=0.7",
@@ -108,7 +108,8 @@ class HttpClient:
                 deadline: float | None = None) -> HttpResponse:
         """Send a request and read its body; retry transient failures; raise UpstreamError.
 
-        `check_headers(headers, url)` may raise to refuse a response before its body is read.
+        `check_headers(headers, url)` may raise to refuse a response before its body is read, and may
+        return a different size cap for this body (a PDF may be larger than a page).
         `deadline` (a time.monotonic() value) bounds the whole exchange, retries and waits included."""
         attempts = 1 + (self.config.retries if retries is None else retries)
         options = _SendOptions(params, data, headers, max_bytes, follow_redirects, check_headers)
@@ -174,7 +175,7 @@ class HttpClient:
                                       headers=options.headers, timeout=(min(timeout, 10.0), timeout),
                                       stream=True, allow_redirects=options.follow_redirects) as reply:
                 if options.check_headers is not None and not reply.is_redirect:
-                    options.check_headers(reply.headers, reply.url)
+                    cap = options.check_headers(reply.headers, reply.url) or cap
                 body = self._read_body(reply, cap, started + timeout)
                 return HttpResponse(status=reply.status_code, headers=reply.headers, body=body,
                                     url=reply.url, elapsed_ms=(time.monotonic() - started) * 1000)

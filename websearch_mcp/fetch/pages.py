@@ -7,7 +7,7 @@ import threading
 import time
 from collections.abc import Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
-from urllib.parse import urljoin
+from urllib.parse import urljoin, urlsplit
 
 from websearch_mcp import wire
 from websearch_mcp.config import Config
@@ -23,17 +23,23 @@ REDIRECT_STATUSES = frozenset({301, 302, 303, 307, 308})
 KINDS = {
     "text/html": "html", "application/xhtml+xml": "html", "text/plain": "text", "text/markdown": "markdown",
     "text/x-markdown": "markdown", "application/json": "json", "text/json": "json", "application/xml": "xml",
-    "text/xml": "xml", "application/rss+xml": "xml", "application/atom+xml": "xml",
+    "text/xml": "xml", "application/rss+xml": "xml", "application/atom+xml": "xml", "application/pdf": "pdf",
+    "application/x-pdf": "pdf",
 }
+BINARY_KINDS = frozenset({"pdf"})  # kept as bytes, not decoded to text
+_GENERIC = ("application/octet-stream", "binary/octet-stream", "application/download")
 
 
 class FetchError(ToolError):
     """One URL could not be read; the message says why."""
 
 
-def content_kind(content_type: str) -> str | None:
-    """html, text, markdown, json or xml for a media type this server reads; None otherwise."""
+def content_kind(content_type: str, url: str = "") -> str | None:
+    """html, text, markdown, json, xml or pdf for a media type this server reads; None otherwise (a
+    generic binary type counts as PDF when the URL's path ends in .pdf, as servers often send them)."""
     media = content_type.split(";")[0].strip().lower()
+    if media in _GENERIC and urlsplit(url).path.lower().endswith(".pdf"):
+        return "pdf"
     if not media:
         return "html"  # no Content-Type: sniffed as HTML, which is what servers forget it for
     if media in KINDS:
@@ -48,15 +54,16 @@ def content_kind(content_type: str) -> str | None:
 class FetchedPage:
     """A page's decoded text and how it was obtained."""
 
-    __slots__ = ("charset", "content_type", "elapsed_ms", "final_url", "kind", "size", "text", "url")
+    __slots__ = ("charset", "content_type", "data", "elapsed_ms", "final_url", "kind", "size", "text", "url")
 
     def __init__(self, url: str, final_url: str, content_type: str, text: str, charset: str,
-                 elapsed_ms: float, size: int) -> None:
+                 elapsed_ms: float, size: int, data: bytes = b"") -> None:
         self.url = url
         self.final_url = final_url
         self.content_type = content_type
-        self.kind = content_kind(content_type) or "text"
+        self.kind = content_kind(content_type, final_url) or "text"
         self.text = text
+        self.data = data  # the body itself, for the kinds that are not text (PDF)
         self.charset = charset
         self.elapsed_ms = elapsed_ms
         self.size = size
@@ -65,23 +72,34 @@ class FetchedPage:
         """The page as one cache entry."""
         head = {"url": self.url, "final_url": self.final_url, "content_type": self.content_type,
                 "charset": self.charset, "elapsed_ms": self.elapsed_ms, "size": self.size}
-        return wire.dumps(head).encode("utf-8") + b"\n" + self.text.encode("utf-8", "surrogatepass")
+        payload = self.data if self.kind in BINARY_KINDS else self.text.encode("utf-8", "surrogatepass")
+        return wire.dumps(head).encode("utf-8") + b"\n" + payload
 
     @classmethod
     def from_bytes(cls, data: bytes) -> FetchedPage:
         """A page back from its cache entry."""
-        head_bytes, _, text = data.partition(b"\n")
+        head_bytes, _, payload = data.partition(b"\n")
         head = wire.loads(head_bytes.decode("utf-8"))
-        return cls(head["url"], head["final_url"], head["content_type"], text.decode("utf-8", "surrogatepass"),
-                   head["charset"], head["elapsed_ms"], head["size"])
+        binary = content_kind(head["content_type"], head["final_url"]) in BINARY_KINDS
+        return cls(head["url"], head["final_url"], head["content_type"],
+                   "" if binary else payload.decode("utf-8", "surrogatepass"), head["charset"], head["elapsed_ms"],
+                   head["size"], data=payload if binary else b"")
 
 
-def _refuse_unreadable(headers: Mapping[str, str], url: str) -> None:
-    content_type = headers.get("Content-Type", "")
-    if content_kind(content_type) is None:
-        media = content_type.split(";")[0].strip()
-        raise FetchError(f"unsupported content type {media} (readable: HTML, XHTML, plain text, "
-                         "Markdown, JSON, XML/RSS)")
+def _body_rules(pdf_max_bytes: int) -> Callable[[Mapping[str, str], str], int | None]:
+    """The check made on a response's headers before its body is read: refuse what cannot be read;
+    a PDF may be larger than a page."""
+
+    def check(headers: Mapping[str, str], url: str) -> int | None:
+        content_type = headers.get("Content-Type", "")
+        kind = content_kind(content_type, url)
+        if kind is None:
+            media = content_type.split(";")[0].strip()
+            raise FetchError(f"unsupported content type {media} (readable: HTML, XHTML, plain text, "
+                             "Markdown, JSON, XML/RSS, PDF)")
+        return pdf_max_bytes if kind == "pdf" else None
+
+    return check
 
 
 class PageFetcher:
@@ -151,7 +169,8 @@ class PageFetcher:
             try:
                 response = self.client.request("GET", current, follow_redirects=False, retries=1,
                                                max_bytes=self.config.fetch_max_bytes,
-                                               check_headers=_refuse_unreadable, deadline=deadline)
+                                               check_headers=_body_rules(self.config.pdf_max_bytes),
+                                               deadline=deadline)
             except UpstreamError as err:
                 raise FetchError(err.message) from err
             location = response.headers.get("Location")
@@ -161,8 +180,10 @@ class PageFetcher:
             if response.status >= 400:
                 raise FetchError(f"the server answered HTTP {response.status}")
             content_type = response.headers.get("Content-Type", "")
+            elapsed = (time.monotonic() - started) * 1000
+            if content_kind(content_type, current) in BINARY_KINDS:
+                return FetchedPage(url, current, content_type, "", "", elapsed, len(response.body), response.body)
             text, charset = decode_page(response.body, content_type)
-            return FetchedPage(url, current, content_type, text, charset,
-                               (time.monotonic() - started) * 1000, len(response.body))
+            return FetchedPage(url, current, content_type, text, charset, elapsed, len(response.body))
         raise FetchError(f"too many redirects (more than {MAX_REDIRECTS})")
 

@@ -43,10 +43,22 @@ class PageReader:
                 outcomes.append(PageOutcome(url, error=page.message))
                 continue
             try:
-                outcomes.append(PageOutcome(url, document=to_document(page)))
+                outcomes.append(PageOutcome(url, document=to_document(page, self.fetcher.config.pdf_max_pages,
+                                                                      _time_left(context))))
             except ToolError as err:  # a document that cannot be converted (a damaged PDF, ...)
                 outcomes.append(PageOutcome(url, error=err.message))
         return outcomes
+
+
+def _time_left(context: ToolContext) -> float:
+    """Seconds a PDF may take to read: its own limit, or what is left of the call's deadline."""
+    import time
+
+    from websearch_mcp.content import PDF_TIME_LIMIT
+
+    if context.deadline is None:
+        return PDF_TIME_LIMIT
+    return max(1.0, min(PDF_TIME_LIMIT, context.deadline - time.monotonic() - 1.0))
 
 
 def page_part(document: Document, start: int, max_chars: int) -> dict[str, Any]:
