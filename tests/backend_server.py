@@ -28,6 +28,7 @@ TOOLS = [
 ]
 PAGE = 3
 lock = threading.Lock()
+calls: list[threading.Thread] = []
 
 
 def send(message: dict) -> None:
@@ -94,7 +95,9 @@ def handle(message: dict) -> None:
             page["nextCursor"] = str(start + PAGE)
         result(request_id, page)
     elif method == "tools/call":
-        threading.Thread(target=call, args=(request_id, params), daemon=True).start()
+        worker = threading.Thread(target=call, args=(request_id, params), daemon=True)
+        calls.append(worker)
+        worker.start()
     else:
         send({"jsonrpc": "2.0", "id": request_id, "error": {"code": -32601, "message": f"Method not found: {method}"}})
 
@@ -109,6 +112,8 @@ def main() -> None:
     for line in sys.stdin:
         if line.strip():
             handle(json.loads(line))
+    for worker in calls:  # answer every call already read before exiting (a hanging one is let go)
+        worker.join(5)
 
 
 if __name__ == "__main__":
