@@ -30,16 +30,15 @@ def serve():
     """Start the embedded server on port 0 for a configuration; returns its base URL."""
     servers = []
 
-    def start(config):
-        server = make_http_server(config, "127.0.0.1", 0)
-        threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True).start()
+    def start(config, app=None):
+        server = make_http_server(config, "127.0.0.1", 0, app=app)
+        threading.Thread(target=server.serve, daemon=True).start()
         servers.append(server)
-        return f"http://127.0.0.1:{server.server_address[1]}"
+        return f"http://127.0.0.1:{server.address[1]}"
 
     yield start
     for server in servers:
-        server.shutdown()
-        server.server_close()
+        server.close()
 
 
 @pytest.fixture

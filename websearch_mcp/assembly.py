@@ -17,9 +17,9 @@ if TYPE_CHECKING:
 class Assembly:
     """A server and what it owns: its services and, when aggregating, its backend servers."""
 
-    def __init__(self, config: Config, aggregate: bool = True) -> None:
+    def __init__(self, config: Config, aggregate: bool = True, services: Services | None = None) -> None:
         self.config = config
-        self.services = Services(config)
+        self.services = services or Services(config)
         registry = build_registry(self.services)
         self.backends: ProxyManager | None = None
         if aggregate and config.servers_file:

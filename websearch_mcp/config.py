@@ -57,6 +57,8 @@ class Config:
     http_allowed_origins: str = ""
     http_max_body: int = 4 * 1024 * 1024
     http_timeout: float = 30.0
+    http_threads: int = 8
+    http_server: str = "auto"
     servers_file: str = ""
     backend_timeout: float = 60.0
     lightweight_list: bool = False
@@ -140,6 +142,8 @@ _ENV_FIELDS: dict[str, tuple[str, type]] = {
     "WEBSEARCH_HTTP_ALLOWED_ORIGINS": ("http_allowed_origins", str),
     "WEBSEARCH_HTTP_MAX_BODY": ("http_max_body", int),
     "WEBSEARCH_HTTP_TIMEOUT": ("http_timeout", float),
+    "WEBSEARCH_HTTP_THREADS": ("http_threads", int),
+    "WEBSEARCH_HTTP_SERVER": ("http_server", str),
     "WEBSEARCH_SERVERS": ("servers_file", str),
     "WEBSEARCH_BACKEND_TIMEOUT": ("backend_timeout", float),
     "WEBSEARCH_LIGHTWEIGHT_LIST": ("lightweight_list", bool),
@@ -153,7 +157,7 @@ _MINIMUMS = {"timeout": 0.1, "max_line_bytes": 1024, "workers": 1, "tools_page_s
              "retry_after_cap": 0.0, "max_pages": 1, "fetch_max_bytes": 1024, "pdf_max_bytes": 1024, "pdf_max_pages": 1,
              "fetch_concurrency": 1,
              "fetch_per_host": 1, "cache_ttl": 0.0, "search_cache_ttl": 0.0,
-             "http_max_body": 1024, "http_timeout": 1.0, "backend_timeout": 0.1,
+             "http_max_body": 1024, "http_timeout": 1.0, "http_threads": 1, "backend_timeout": 0.1,
              "fusion": 1, "store_max_bytes": 0, "call_timeout": 1.0, "cooldown": 0.0,
              **{entry.setting("min_interval"): 0.0 for entry in ENGINES}}
 
@@ -202,6 +206,8 @@ def validate(config: Config) -> Config:
     for name in backend_order(config):
         if name not in BY_NAME:
             raise ConfigError(f"WEBSEARCH_BACKENDS names {name!r}; known backends: {', '.join(BY_NAME)}")
+    if config.http_server not in ("auto", "waitress", "stdlib"):
+        raise ConfigError(f"WEBSEARCH_HTTP_SERVER={config.http_server!r}: must be auto, waitress or stdlib")
     if config.log_level.lower() not in LOG_LEVELS:
         raise ConfigError(f"WEBSEARCH_LOG_LEVEL={config.log_level!r}: must be one of {', '.join(LOG_LEVELS)}")
     kind, _ = describe_store(config)

@@ -27,7 +27,7 @@ from websearch_mcp.engines.duckduckgo_pages import (
     parse_html_page,
     parse_lite_page,
 )
-from websearch_mcp.errors import BlockedError, UnexpectedPage, UpstreamError
+from websearch_mcp.errors import BlockedError, UnexpectedPage, UpstreamConnectionError, UpstreamError
 from websearch_mcp.templates import DDG_BLOCKED, DDG_UNAVAILABLE, DDG_UNRECOGNISED
 
 TIME_RANGES = {"": "", "day": "d", "week": "w", "month": "m", "year": "y"}
@@ -108,7 +108,9 @@ class DuckDuckGo(SearchEngine):
             return BlockedError(DDG_BLOCKED.format(details=details), retry_after=retry, backend="duckduckgo")
         if upstream and all(isinstance(e, UnexpectedPage) for e in upstream):
             return UpstreamError(DDG_UNRECOGNISED.format(details=details), backend="duckduckgo")
-        return UpstreamError(DDG_UNAVAILABLE.format(details=details), backend="duckduckgo")
+        offline = bool(upstream) and all(isinstance(e, UpstreamConnectionError) and not e.transient for e in upstream)
+        return UpstreamConnectionError(DDG_UNAVAILABLE.format(details=details), backend="duckduckgo",
+                                       transient=not offline)
 
     def _search_endpoint(self, endpoint: Endpoint, query: SearchQuery, region: str,
                          turn: Turn) -> tuple[list[SearchHit], str, int]:

@@ -73,7 +73,9 @@ class BackendConnection:
     # -- sending ---------------------------------------------------------------------------------------
 
     def _send(self, message: dict[str, Any]) -> None:
-        data = (wire.dumps(message) + "\n").encode("utf-8")
+        from websearch_mcp.jsonrpc import encode
+
+        data = encode(message)  # escapes what UTF-8 cannot hold (lone surrogates from a client)
         with self._write_lock:
             try:
                 assert self.process.stdin is not None

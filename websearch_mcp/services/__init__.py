@@ -15,6 +15,7 @@ if TYPE_CHECKING:
     from typing import Any, TypeVar
 
     from websearch_mcp.config import Config
+    from websearch_mcp.fetch.addresses import AddressGuard
     from websearch_mcp.fetch.pages import PageFetcher
     from websearch_mcp.http_client import HttpClient
     from websearch_mcp.services.context import ContextService
@@ -30,8 +31,9 @@ if TYPE_CHECKING:
 class Services:
     """Everything the tools use beyond one call, made lazily, once, for one server instance."""
 
-    def __init__(self, config: Config) -> None:
+    def __init__(self, config: Config, guard: AddressGuard | None = None) -> None:
         self.config = config
+        self.guard = guard  # the address rules of page fetches (the tests swap the network below them)
         self._made: dict[str, Any] = {}
         self._lock = _thread.RLock()  # one part's factory asks for another
 
@@ -63,7 +65,7 @@ class Services:
         """The guarded fetcher of arbitrary pages (address checks, caps, page cache)."""
         from websearch_mcp.fetch.pages import PageFetcher
 
-        return self._once("fetcher", lambda: PageFetcher(self.config, store=self.store))
+        return self._once("fetcher", lambda: PageFetcher(self.config, guard=self.guard, store=self.store))
 
     @property
     def search(self) -> SearchService:

@@ -156,14 +156,18 @@ class SearchService:
             cached = self.store.get(CACHE, key)
             if cached is not None:
                 return engine.name, _decode(cached), True
+        cached = self.store.get(CACHE, key)  # whoever held the lease may have stored its answer and let go
+        if cached is not None:
+            self.store.release(LEASE + key)
+            return engine.name, _decode(cached), True
         try:
             answer = engine.search(query, turn)
+            self.store.put(CACHE, key, _encode(answer), self.config.search_cache_ttl)  # before the lease goes
         except UpstreamError as err:
             self._cool_down(engine, err)
             raise
         finally:
             self.store.release(LEASE + key)
-        self.store.put(CACHE, key, _encode(answer), self.config.search_cache_ttl)
         if self.store.cooldown(engine.name)[1]:
             self.store.set_cooldown(engine.name, 0.0, 0, "")  # it answers again: forget its strikes
         return engine.name, answer, False

@@ -160,6 +160,25 @@ def _fresh(default: Any) -> Any:
     return wire.loads(wire.dumps(default)) if isinstance(default, (dict, list)) else default
 
 
+def _check_unicode(value: Any, path: str) -> None:
+    """Refuse text that is not valid Unicode (a lone surrogate such as \\ud800 can be written in JSON
+    but cannot be sent anywhere), in names and values at any depth."""
+    if isinstance(value, str):
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError as err:
+            raise _fail(path or "arguments", "unicode", f"is not valid Unicode text: it holds a lone surrogate "
+                        f"(\\u{ord(value[err.start]):04x}) at character {err.start}") from None
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            _check_unicode(item, f"{path}[{index}]")
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            _check_unicode(key, path)
+            _check_unicode(item, f"{path}.{key}" if path else key)
+
+
 def validate_arguments(arguments: dict[str, Any], schema: dict[str, Any]) -> dict[str, Any]:
     """Return the arguments with defaults applied; raise InvalidArguments naming parameter and rule."""
+    _check_unicode(arguments, "")
     return _check_object(arguments, schema, "")
