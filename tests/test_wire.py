@@ -53,3 +53,12 @@ def test_refuses_what_json_cannot_hold(value):
 
 def test_whitespace_around_a_value_is_allowed():
     assert wire.loads(' \t{"a": [1, 2]}\r\n') == {"a": [1, 2]}
+
+
+@pytest.mark.parametrize("text", ["\x85mutant", "a\u2028b", "a\u2029b", "\x85\u2028\u2029"])
+def test_encoded_messages_hold_no_line_break_of_any_reader(text):
+    from websearch_mcp import jsonrpc
+
+    line = jsonrpc.encode({"jsonrpc": "2.0", "id": text, "result": {"text": text}}).decode("utf-8")
+    assert line.endswith("\n") and len(line.splitlines()) == 1  # str.splitlines splits on NEL, LS and PS too
+    assert jsonrpc.decode(line.encode()) == {"jsonrpc": "2.0", "id": text, "result": {"text": text}}

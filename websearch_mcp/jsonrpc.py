@@ -157,11 +157,16 @@ def notification(method: str, params: JSON = None) -> dict[str, JSON]:
     return message
 
 
+_LINE_BREAKS = {"\u0085": "\\u0085", "\u2028": "\\u2028", "\u2029": "\\u2029"}
+
+
 def encode(message: JSON) -> bytes:
-    """Compact UTF-8 JSON followed by a newline; never contains another line break."""
+    """Compact UTF-8 JSON followed by a newline; never contains another line break, not even one
+    that only some readers split on (NEL, the Unicode line and paragraph separators)."""
     text = wire.dumps(message)
-    if "\u2028" in text or "\u2029" in text:
-        text = text.replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
+    for char, escaped in _LINE_BREAKS.items():
+        if char in text:
+            text = text.replace(char, escaped)
     try:
         return text.encode("utf-8") + b"\n"
     except UnicodeEncodeError:  # lone surrogates from the input: escape them instead
