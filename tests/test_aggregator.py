@@ -15,6 +15,7 @@ from queue import Empty, Queue
 from typing import Any
 
 import pytest
+import requests
 
 from tests.conftest import client_environment, env_for, installed_command
 from tests.helpers import call, initialize, request
@@ -314,3 +315,49 @@ def test_third_party_server_from_npm(aggregate):
     assert tools["everything.echo"]["inputSchema"]["type"] == "object"
     echoed = aggregator.ask(call("everything.echo", {"message": "hi from the aggregator"}, id=1))
     assert "hi from the aggregator" in json.dumps(echoed["result"])
+
+
+def test_a_command_that_cannot_run_is_given_up_and_no_list_change_is_announced(aggregate):
+    aggregator = aggregate({"ghost": {"command": "/nonexistent/mcp-server"}, "tb": backend()})
+    aggregator.wait_for_tool("tb.echo")
+    time.sleep(2.5)  # long enough for several restarts, were there any
+    missing = aggregator.ask(call("ghost.anything", {}, id=1))
+    assert missing["error"] == {"code": -32000, "message": "MCP server 'ghost' is not running"}
+    ghost_lines = [line for line in aggregator.stderr if "ghost" in line]
+    assert len(ghost_lines) == 1 and "cannot run '/nonexistent/mcp-server'" in ghost_lines[0], ghost_lines
+    changes = [n for n in aggregator.notifications if n.get("method") == "notifications/tools/list_changed"]
+    assert len(changes) == 1  # tb's tools arriving, once; nothing for the server that never ran
+
+
+def test_the_http_transport_serves_aggregated_tools(tmp_path):
+    from tests.store_parts import free_port
+    from tests.test_store import wait_for_http
+
+    servers = tmp_path / "servers.json"
+    servers.write_text(json.dumps({"mcpServers": {"tb": backend(), "ghost": {"command": "/nonexistent/x"}}}))
+    port = free_port()
+    process = subprocess.Popen([installed_command(), "--servers", str(servers), "--http", f"127.0.0.1:{port}"],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=client_environment())
+    try:
+        wait_for_http(port)
+        base = f"http://127.0.0.1:{port}"
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline:
+            listed = requests.get(f"{base}/tools", timeout=5).json()["tools"]
+            if any(t["name"] == "tb.echo" for t in listed):
+                break
+            time.sleep(0.1)
+        headers = {"Accept": "application/json, text/event-stream"}
+        echoed = requests.post(f"{base}/mcp", json=call("tb.echo", {"text": "via http"}), headers=headers,
+                               timeout=10).json()
+        assert echoed["result"]["structuredContent"] == {"echo": "via http"}
+        ghost = requests.post(f"{base}/mcp", json=call("ghost.x", {}), headers=headers, timeout=10).json()
+        assert ghost["error"] == {"code": -32000, "message": "MCP server 'ghost' is not running"}
+        rest = requests.post(f"{base}/tools/call", json={"name": "tb.echo", "parameters": {"text": "rest"}},
+                             timeout=10)
+        assert rest.status_code == 200 and rest.json()["result"]["markdown"] == "rest"
+        down = requests.post(f"{base}/tools/call", json={"name": "ghost.x", "parameters": {}}, timeout=10)
+        assert down.status_code == 502 and down.json()["error"] == "MCP server 'ghost' is not running"
+    finally:
+        process.terminate()
+        process.wait(10)

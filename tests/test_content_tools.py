@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from tests.conftest import config_for
@@ -165,3 +167,53 @@ def test_search_context_packs_relevant_passages_with_citations(pages, private_ok
     assert data["failed"][0]["url"].endswith("/missing")
     again, _ = tool(private_ok, "search_context", arguments)
     assert again["content"] == result["content"]  # deterministic for the same pages
+
+
+def results_page(upstream, entries):
+    """DuckDuckGo's html page listing (path, title, snippet) results on the fake upstream."""
+    html = (b'<html><body class="body--html"><div id="links">' + b"".join(
+        b'<div class="result results_links results_links_deep web-result"><h2 class="result__title">'
+        b'<a class="result__a" href="' + f"{upstream.url}{path}".encode() + b'">' + title.encode() + b"</a></h2>"
+        b'<a class="result__snippet" href="#">' + snippet.encode() + b"</a></div>"
+        for path, title, snippet in entries) + b'<div class="nav-link"></div></div></body></html>')
+    upstream.route("POST", "/html/", Reply(body=html))
+
+
+def test_search_context_reads_each_article_once(pages, private_ok):
+    pages.route("GET", "/mirror", Reply.fixture(ARTICLE))  # the same article at another address
+    results_page(pages, [("/post", "Async Rust", "a guide"), ("/post/?utm_source=feed", "Async Rust", "a guide"),
+                         ("/mirror", "Async Rust (mirror)", "a copy")])
+    result, _ = tool(private_ok, "search_context", {"query": "executor polls future", "max_results": 3})
+    data = result["structuredContent"]
+    texts = [p["text"] for p in data["passages"]]
+    assert len(texts) == len(set(texts)) and texts  # no passage twice
+    assert [s["url"] for s in data["sources"]] == [f"{pages.url}/post"]  # the tracking variant and the mirror
+    assert sum(1 for p in pages.requests if p.path in ("/post", "/post/")) == 1  # the variant is not read again
+
+
+def test_search_context_leaves_out_unrelated_passages_and_demotes_page_headings(pages, private_ok):
+    results_page(pages, [("/post", "Async Rust", "a guide")])
+    result, _ = tool(private_ok, "search_context", {"query": "executor polls future", "max_tokens": 50000})
+    data = result["structuredContent"]
+    assert data["passages"] and all(p["score"] > 0 for p in data["passages"])
+    assert not any("cookies" in p["text"].lower() for p in data["passages"])
+    text = result["content"][0]["text"]
+    headings = [line for line in text.splitlines() if re.match(r"#{1,6} ", line)]
+    own_headings = [line for line in headings if not line.startswith("####")]
+    assert own_headings == ['## Context for "executor polls future"', "### Sources"]
+    assert "\n##### Futures and executors\n" in text  # the page's ## sits below the tool's ###
+
+
+@pytest.mark.parametrize("failing, note", [
+    (1, "_1 of 2 pages could not be read; only its search snippet was used._"),
+    (2, "_2 of 3 pages could not be read; only their search snippets were used._"),
+])
+def test_search_context_marks_snippet_only_sources(pages, private_ok, failing, note):
+    gone = [(f"/missing?{n}", f"Gone {n}", f"executor polls the future of gone page {n}") for n in range(failing)]
+    results_page(pages, [("/post", "Async Rust", "a guide"), *gone])
+    result, _ = tool(private_ok, "search_context", {"query": "executor polls future", "max_results": 3})
+    text = result["content"][0]["text"]
+    assert text.rstrip().endswith(note)
+    assert f"[2] [Gone 0]({pages.url}/missing?0) (search snippet only: the page could not be read)" in text
+    sources = result["structuredContent"]["sources"]
+    assert [s["snippet_only"] for s in sources] == [False] + [True] * failing

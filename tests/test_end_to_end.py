@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -215,3 +216,80 @@ def test_blocked_duckduckgo_is_answered_by_the_next_engine(upstream):
     assert answered[1]["result"]["content"][0]["text"].endswith("_Source: Bing (3 results)_")
     validate_response(answered[1], "2025-11-25", "tools/call")
     assert [r.path for r in upstream.requests] == ["/html/", "/lite/", "/bing/search"]
+
+
+# -- first use, as a newcomer meets it ------------------------------------------------------------
+
+def test_an_unusable_log_level_names_its_variable():
+    process = run([], env={"WEBSEARCH_LOG_LEVEL": "verbose"})
+    assert process.returncode == 2 and process.stdout == b""
+    assert b"WEBSEARCH_LOG_LEVEL='verbose'" in process.stderr and b"Traceback" not in process.stderr
+
+
+def test_call_suggests_name_equals_value():
+    process = cli(["call", "web_search", "rust"])
+    assert process.returncode == 2 and "did you mean query=rust?" in process.stderr and process.stdout == ""
+
+
+def test_call_takes_a_single_url_for_an_array_and_flags_after_the_tool(upstream):
+    from tests.fake_upstream import Reply
+
+    upstream.route("GET", "/post", Reply.fixture("handmade/pages/article.html"))
+    env = {**env_for(upstream), "WEBSEARCH_ALLOW_PRIVATE_URLS": "1"}
+    process = cli(["call", "fetch_content", f"urls={upstream.url}/post", "--timeout", "3", "--log-level", "error"],
+                  env)
+    assert process.returncode == 0 and process.stdout.startswith("## Understanding Async Rust")
+    assert "progress: fetching 1 page" in process.stderr  # stderr is not a terminal: plain progress lines
+    assert "INFO" not in process.stderr  # --log-level after the tool's name was taken
+
+
+def test_call_turns_bytes_that_are_not_utf8_into_a_search_not_a_traceback(ddg):
+    process = subprocess.run([installed_command(), "call", "web_search", b"query=\xff\xfe"], capture_output=True,
+                             env=client_environment(env_for(ddg)), timeout=30)
+    assert process.returncode == 0 and b"Traceback" not in process.stderr
+    assert process.stdout.startswith('## Web Search Results for "\ufffd\ufffd"'.encode())
+
+
+def test_a_malformed_notification_is_answered_as_json_rpc_requires():
+    # JSON-RPC 2.0 (section 5): a message that is not a valid Request gets -32600 with a null id, even
+    # without an id; the README says so next to "notifications are never answered".
+    process = run([{"jsonrpc": "2.0", "method": "notifications/cancelled", "params": "x"},
+                   {"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": "gone"}},
+                   request("ping", id=1)])
+    lines = [json.loads(line) for line in process.stdout.decode().splitlines()]
+    assert lines == [{"jsonrpc": "2.0", "id": None, "error": {"code": -32600, "message":
+                      "Invalid Request: params must be an object or an array"}},
+                     {"jsonrpc": "2.0", "id": 1, "result": {}}]
+
+
+def test_one_deadline_bounds_a_call_whatever_falls_back(upstream):
+    from tests.fake_upstream import Reply
+
+    upstream.route("POST", "/html/", Reply(delay=4))
+    upstream.route("POST", "/lite/", Reply(delay=4))
+    env = {**env_for(upstream), "WEBSEARCH_TIMEOUT": "3", "WEBSEARCH_CALL_TIMEOUT": "4"}
+    started = time.monotonic()
+    process = run([call("web_search", {"query": "slow"}, id=1)], env=env)
+    elapsed = time.monotonic() - started
+    result = replies(process)[1]["result"]
+    assert result["isError"] and elapsed < 6  # html 3 s, then lite gets the 1 s left: not 2.4 x 3 s
+
+
+def test_a_name_that_does_not_resolve_is_not_retried(tmp_path):
+    """In a network namespace of its own (no network at all, so no DNS query leaves the machine) no
+    host name resolves: each engine fails at once, with one short log line, and is not retried."""
+    unshare = shutil.which("unshare")
+    if unshare is None or subprocess.run([unshare, "-rn", "true"], capture_output=True).returncode != 0:
+        pytest.skip("network namespaces are not available here (unshare -rn)")
+    env = client_environment({"WEBSEARCH_BACKENDS": "duckduckgo,bing", "WEBSEARCH_STORE": "memory",
+                              "WEBSEARCH_DDG_HTML_URL": "http://html.duckduckgo.example/html/",
+                              "WEBSEARCH_DDG_LITE_URL": "http://lite.duckduckgo.example/lite/",
+                              "WEBSEARCH_BING_URL": "http://www.bing.example/search"})
+    started = time.monotonic()
+    process = subprocess.run([unshare, "-rn", installed_command(), "call", "web_search", "query=rust"],
+                             capture_output=True, text=True, env=env, timeout=60)
+    elapsed = time.monotonic() - started
+    assert process.returncode == 1 and "could not resolve the host name www.bing.example" in process.stderr
+    log_lines = [line for line in process.stderr.splitlines() if line.startswith("websearch-mcp ")]
+    assert not any("retrying" in line for line in log_lines), log_lines
+    assert len(log_lines) <= 3 and elapsed < 10

@@ -176,7 +176,11 @@ class BackendSupervisor:
         finally:
             if token is not None:
                 self._progress.pop(token, None)
-        return ToolResult(text="", raw=result)
+        text = "\n".join(str(block.get("text", "")) for block in result.get("content") or []
+                          if isinstance(block, dict) and block.get("type") == "text")
+        structured = result.get("structuredContent")
+        return ToolResult(text=text, structured=structured if isinstance(structured, dict) else None,
+                          is_error=bool(result.get("isError")), raw=result)
 
     def stop(self) -> None:
         """Stop supervising and close the child."""
