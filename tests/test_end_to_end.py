@@ -293,3 +293,15 @@ def test_a_name_that_does_not_resolve_is_not_retried(tmp_path):
     log_lines = [line for line in process.stderr.splitlines() if line.startswith("websearch-mcp ")]
     assert not any("retrying" in line for line in log_lines), log_lines
     assert len(log_lines) <= 3 and elapsed < 10
+
+
+def test_the_offline_demo_runs_every_tool():
+    process = subprocess.run([installed_command(), "demo"], capture_output=True, text=True, timeout=60,
+                             env=client_environment())
+    assert process.returncode == 0, process.stderr
+    out = process.stdout
+    assert '## Web Search Results for "rust programming language"' in out and "_Source: DuckDuckGo (3 results)_" in out
+    assert "_Source: Bing (3 results)_" in out  # DuckDuckGo's CAPTCHA page, then the next engine
+    assert '## Instant Answer for "DuckDuckGo"' in out and "## Understanding Async Rust" in out
+    assert '## Context for "how do async rust executors poll futures"' in out
+    assert "5 of 5 tools answered" in process.stderr
