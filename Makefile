@@ -2,27 +2,34 @@
 PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
-DEPS := $(VENV)/.deps
+RUNTIME := $(VENV)/.runtime
+DEV := $(VENV)/.dev
 STAMP := $(VENV)/.installed
-SOURCES := $(shell find websearch_mcp -name '*.py')
+SOURCES := $(shell find websearch_mcp -name '*.py' -o -name '*.gz')
 
 .PHONY: help install test lint bench run clean
 
 help:  ## list the targets
 	@grep -E '^[a-z]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
 
-$(DEPS): setup.cfg pyproject.toml
+# The package with its runtime dependencies only (what `make install` and `make run` need) ...
+$(RUNTIME): setup.cfg pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet .
+	touch $(RUNTIME)
+
+# ... and the test tools, for `make test`, `make lint` and `make bench`.
+$(DEV): $(RUNTIME)
 	$(BIN)/pip install --quiet '.[test]'
-	touch $(DEPS)
+	touch $(DEV)
 
 # A regular (not editable) install, as users get it; reinstalled whenever a source file changes.
-$(STAMP): $(DEPS) $(SOURCES)
+$(STAMP): $(RUNTIME) $(SOURCES)
 	$(BIN)/pip install --quiet --no-deps --force-reinstall .
 	touch $(STAMP)
 
-install: $(STAMP)  ## create .venv and install the package (as users get it) with its test tools
+install: $(STAMP)  ## create .venv and install the package (as users get it: runtime dependencies only)
 
 CONFORMANCE := .ci/node/node_modules/.bin/conformance
 
@@ -31,15 +38,15 @@ $(CONFORMANCE): .ci/node/package.json
 		npm install --prefix .ci/node --no-audit --no-fund --loglevel=error && touch $(CONFORMANCE); \
 	else echo "npm not found: the MCP conformance tests will be skipped"; fi
 
-test: $(STAMP) $(CONFORMANCE)  ## run the whole test suite (unit, protocol, HTTP, end-to-end, shell, conformance)
+test: $(DEV) $(STAMP) $(CONFORMANCE)  ## run the whole test suite (unit, protocol, HTTP, end-to-end, shell, conformance)
 	$(BIN)/python -m pytest -q
 
-lint: $(STAMP)  ## ruff and mypy
+lint: $(DEV) $(STAMP)  ## ruff and mypy
 	$(BIN)/ruff check websearch_mcp tests bench
 	$(BIN)/mypy websearch_mcp
 
-$(VENV)/.bench: $(STAMP)
-	$(BIN)/pip install --quiet trafilatura readability-lxml
+$(VENV)/.bench: $(DEV) $(STAMP)
+	$(BIN)/pip install --quiet '.[bench]'
 	touch $(VENV)/.bench
 
 bench: $(VENV)/.bench  ## benchmarks (start-up, protocol, parsing, fetching, HTTP, extraction); prints ratios
