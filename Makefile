@@ -53,6 +53,7 @@ bench: $(VENV)/.bench  ## benchmarks (start-up, protocol, parsing, fetching, HTT
 	$(BIN)/python bench/run.py
 	$(BIN)/python bench/store_bench.py
 	$(BIN)/python bench/http_bench.py
+	$(BIN)/python bench/http_load.py
 	$(BIN)/python bench/extraction.py
 
 run: $(STAMP)  ## serve MCP on stdin/stdout

@@ -7,6 +7,7 @@ import base64
 import json
 import os
 import shutil
+import socket
 import subprocess
 import sys
 import threading
@@ -348,3 +349,77 @@ def test_gunicorn_with_two_workers_spreads_requests(ddg, tmp_path):
     finally:
         process.terminate()
         process.wait(10)
+
+
+# -- load and first use ------------------------------------------------------------------------------
+
+def http_command(tmp_path, server: str, address: str, env: dict[str, str] | None = None):
+    from tests.conftest import client_environment, installed_command
+
+    log = open(tmp_path / f"{server}.log", "wb")  # noqa: SIM115 - closed by the caller through the process
+    process = subprocess.Popen([installed_command(), "--http", address], stdout=subprocess.DEVNULL, stderr=log,
+                               env=client_environment({"WEBSEARCH_HTTP_SERVER": server, "WEBSEARCH_HTTP_TIMEOUT": "1",
+                                                       **(env or {})}))
+    return process, tmp_path / f"{server}.log"
+
+
+@pytest.mark.parametrize("server", ["stdlib", "waitress"])
+def test_no_request_is_lost_under_load(tmp_path, server):
+    import http.client
+
+    from tests.store_parts import free_port
+    from tests.test_store import wait_for_http
+
+    port = free_port()
+    process, log = http_command(tmp_path, server, f"127.0.0.1:{port}")
+    body = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "tools/list"}).encode()
+    outcomes: list[int | str] = []
+    try:
+        wait_for_http(port)
+        stop = time.monotonic() + 3
+
+        def client() -> None:
+            while time.monotonic() < stop:  # a new connection for every request, 40 clients at once
+                try:
+                    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+                    connection.request("POST", "/mcp", body=body, headers={
+                        "Content-Type": "application/json", "Accept": ACCEPT, "Connection": "close"})
+                    outcomes.append(connection.getresponse().status)
+                    connection.close()
+                except OSError as err:
+                    outcomes.append(type(err).__name__)
+
+        threads = [threading.Thread(target=client) for _ in range(40)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        idle = socket.create_connection(("127.0.0.1", port))  # says nothing: times out after 1 s
+        time.sleep(1.5)
+        idle.close()
+    finally:
+        process.terminate()
+        process.wait(10)
+    assert len(outcomes) > 500 and set(outcomes) == {200}, {o: outcomes.count(o) for o in set(outcomes)}
+    assert "Traceback" not in log.read_text()  # an idle client that timed out is at most one quiet line
+
+
+def test_serving_beyond_loopback_without_a_token_warns(tmp_path):
+    from tests.store_parts import free_port
+    from tests.test_store import wait_for_http
+
+    port = free_port()
+    process, log = http_command(tmp_path, "stdlib", f"0.0.0.0:{port}")
+    try:
+        wait_for_http(port)
+    finally:
+        process.terminate()
+        process.wait(10)
+    assert "without WEBSEARCH_HTTP_TOKEN" in log.read_text()
+    quiet, quiet_log = http_command(tmp_path, "waitress", f"0.0.0.0:{port}", {"WEBSEARCH_HTTP_TOKEN": "s3cret"})
+    try:
+        wait_for_http(port)
+    finally:
+        quiet.terminate()
+        quiet.wait(10)
+    assert "WEBSEARCH_HTTP_TOKEN" not in quiet_log.read_text()

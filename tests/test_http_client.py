@@ -70,8 +70,10 @@ def test_slow_server_times_out(upstream):
 
 def test_dripping_body_hits_the_total_deadline(upstream):
     upstream.route("GET", "/x", Reply(body=b"y" * 4096, fault="drip", drip_seconds=0.05))
+    started = time.monotonic()
     with pytest.raises(UpstreamTimeout):
         client(upstream, timeout=0.5, retries=0).request("GET", f"{upstream.url}/x")
+    assert time.monotonic() - started < 1.5  # at the deadline, not once the whole 3.2-second body is in
 
 
 def test_declared_oversized_body_is_refused(upstream):

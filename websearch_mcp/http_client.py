@@ -13,12 +13,13 @@ import re
 import socket
 import threading
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
 import requests
+import urllib3
 
 from websearch_mcp import log
 from websearch_mcp.config import Config
@@ -199,7 +200,7 @@ class HttpClient:
                                    url=reply.url, status=reply.status_code)
         chunks: list[bytes] = []
         size = 0
-        for chunk in reply.iter_content(_CHUNK):
+        for chunk in _pieces(reply):
             size += len(chunk)
             if size > cap:
                 raise ResponseTooLarge(f"{_host(reply.url)} sent more than the {cap}-byte cap",
@@ -208,6 +209,24 @@ class HttpClient:
                 raise UpstreamTimeout(f"{_host(reply.url)} was too slow sending its reply", url=reply.url)
             chunks.append(chunk)
         return b"".join(chunks)
+
+
+def _pieces(reply: requests.Response) -> Iterator[bytes]:
+    """The body as it arrives: each piece is whatever came in (read1), so a server that trickles its
+    reply a few bytes at a time is measured against the deadline after every piece, not every 64 KiB."""
+    raw = reply.raw
+    try:
+        while True:
+            piece = raw.read1(_CHUNK, decode_content=True)
+            if not piece:
+                return
+            yield piece
+    except urllib3.exceptions.ReadTimeoutError as err:
+        raise requests.exceptions.ReadTimeout(err) from err
+    except urllib3.exceptions.DecodeError as err:
+        raise requests.exceptions.ContentDecodingError(err) from err
+    except (urllib3.exceptions.ProtocolError, urllib3.exceptions.SSLError, OSError) as err:
+        raise requests.exceptions.ChunkedEncodingError(err) from err
 
 
 def _host(url: str) -> str:

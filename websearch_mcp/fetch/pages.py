@@ -114,6 +114,9 @@ class PageFetcher:
         self.cache = store if store is not None else MemoryStore(config.store_max_bytes)
         self._host_slots: dict[str, threading.BoundedSemaphore] = {}
         self._slots_lock = threading.Lock()
+        # pages fetched at once by this process, whatever the number of calls: each may buffer a whole
+        # body, so this bounds the memory that fetching can take
+        self._in_flight = threading.BoundedSemaphore(config.fetch_concurrency)
 
     def fetch(self, url: str, deadline: float | None = None) -> FetchedPage:
         """Fetch one page (from the cache when it is fresh there); raise ToolError on failure."""
@@ -121,7 +124,7 @@ class PageFetcher:
         if cached is not None:
             return FetchedPage.from_bytes(cached)
         _, host, _ = check_url(url)
-        with self._slot(host):
+        with self._in_flight, self._slot(host):
             page = self._fetch_uncached(url, deadline)
         self.cache.put(PAGE_CACHE, url, page.to_bytes(), self.config.cache_ttl)
         return page
