@@ -158,3 +158,14 @@ def test_concurrent_fetches_share_one_fetcher(upstream):
     with ThreadPoolExecutor(4) as pool:
         titles = list(pool.map(lambda _: to_document(pages.fetch(f"{upstream.url}/post")).title, range(8)))
     assert set(titles) == {"Understanding Async Rust"}
+
+
+@pytest.mark.parametrize("body, header", [
+    ("\ufeff<p>Grüße aus Köln, mit einer Tasse Kaffee am Rhein.</p>".encode("utf-8"), "text/html; charset=ISO-8859-1"),
+    ("\ufeff<p>Grüße aus Köln, mit einer Tasse Kaffee am Rhein.</p>".encode("utf-16-le"), "text/html"),
+    ("\ufeff<p>Grüße aus Köln, mit einer Tasse Kaffee am Rhein.</p>".encode("utf-16-be"), "text/html"),
+])
+def test_a_byte_order_mark_decides_the_encoding(upstream, body, header):
+    upstream.route("GET", "/bom", Reply(body=body, content_type=header))
+    page = fetcher(upstream).fetch(f"{upstream.url}/bom")
+    assert page.text.startswith("<p>Grüße aus Köln") and "\ufeff" not in page.text

@@ -1,10 +1,13 @@
-"""Decoding a page's bytes: the HTTP header's charset, then the document's own declaration, then
-detection. Labels are read the way browsers read them (Shift_JIS as cp932, latin-1 as cp1252)."""
+"""Decoding a page's bytes: a byte-order mark, the HTTP header's charset, then the document's own
+declaration (found by beautifulsoup4's EncodingDetector), then detection (charset_normalizer, which
+comes with requests). Labels are read the way browsers read them (Shift_JIS as cp932, latin-1 as
+cp1252), and a UTF-8 page mislabelled as latin-1 is read as UTF-8."""
 
 from __future__ import annotations
 
 import codecs
-import re
+
+from bs4.dammit import EncodingDetector
 
 # WHATWG Encoding Standard: labels that browsers decode with a superset codec.
 _ALIASES = {
@@ -18,9 +21,6 @@ _ALIASES = {
 _WESTERN_GUESSES = frozenset({"cp1250", "iso8859_2", "latin_1", "iso8859_15", "cp1254", "iso8859_9",
                               "mac_roman", "cp850", "cp437"})
 _SINGLE_BYTE = frozenset({"cp1252", "latin_1", "iso8859_15", "cp1251", "cp1250", "koi8_r"})
-_META = re.compile(rb"""<meta[^>]+?charset\s*=\s*["']?\s*([A-Za-z0-9_:.+-]+)""", re.IGNORECASE)
-_XML = re.compile(rb"""^\s*<\?xml[^>]+encoding\s*=\s*["']([A-Za-z0-9_.:+-]+)""", re.IGNORECASE)
-_BOMS = ((codecs.BOM_UTF8, "utf-8-sig"), (codecs.BOM_UTF16_LE, "utf-16"), (codecs.BOM_UTF16_BE, "utf-16"))
 
 
 def codec_for(label: str | None) -> str | None:
@@ -46,9 +46,8 @@ def header_charset(content_type: str) -> str | None:
 
 def declared_charset(body: bytes) -> str | None:
     """The charset a document declares in its first bytes (meta tag or XML declaration)."""
-    head = body[:4096]
-    found = _XML.search(head) or _META.search(head)
-    return found.group(1).decode("ascii", "replace") if found else None
+    found = EncodingDetector.find_declared_encoding(body[:4096], is_html=True)
+    return str(found) if found else None
 
 
 def _strict(body: bytes, codec: str) -> str | None:
@@ -72,9 +71,10 @@ def _detect(body: bytes) -> str:
 
 def decode_page(body: bytes, content_type: str = "") -> tuple[str, str]:
     """(text, codec) of a page: header, then declaration, then detection; never raises."""
-    for bom, codec in _BOMS:
-        if body.startswith(bom):
-            return body.decode(codec, errors="replace"), codec
+    stripped, bom_codec = EncodingDetector.strip_byte_order_mark(body)
+    if bom_codec:
+        codec = codecs.lookup(bom_codec).name
+        return stripped.decode(codec, errors="replace"), codec
     utf8 = None
     for label in (header_charset(content_type), declared_charset(body)):
         named = codec_for(label)
