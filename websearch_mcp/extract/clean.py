@@ -29,7 +29,9 @@ POSITIVE = re.compile(
     _EDGE + r"(?:article\w*|story\w*|entry\w*|hentry|h-entry|post|post-?content|post-?body|content|"
     r"body|main|text|prose|blog|page|articlebody|article-?body|story-?body|entry-content)" + _END,
     re.IGNORECASE)
-STRONG_NEGATIVE = re.compile(r"comment|disqus|respond|reply", re.IGNORECASE)
+# Comment sections: nothing inside them is the article ("commentary" and "responsive" are not comments).
+STRONG_NEGATIVE = re.compile(r"comment(?!ary|ator)|disqus|" + _EDGE + r"(?:respond|reply|replies)" + _END,
+                             re.IGNORECASE)
 
 
 _MAYBE_HIDDEN = etree.XPath("//body//*[@hidden or @aria-hidden or @style]")
@@ -88,13 +90,16 @@ def prune(root: HtmlElement) -> None:
 
 
 def _is_furniture(element: HtmlElement, total: int) -> bool:
+    text = element.text_content()
+    size = len(text)
+    label = f"{element.get('class', '')} {element.get('id', '')}"
+    if len(label) > 2 and STRONG_NEGATIVE.search(label):
+        return True  # comments go however long they are
+    if size >= total * 0.4:
+        return False  # whatever its name says, an element holding this much of the text is the article
     tag = element.tag
     if tag in _ALWAYS_DROP:
         return True
-    text = element.text_content()
-    size = len(text)
-    if size >= total * 0.4:
-        return False
     if class_weight(element) < 0 or (tag == "header" and size < total * 0.2):
         return True
     if tag in _LISTS and _link_heavy(element, size):

@@ -33,8 +33,10 @@ _PARAGRAPHS = etree.XPath(
     "//body//p | //body//pre | //body//td | //body//dd | //body//blockquote[not(p)] | "
     "//body//*[self::div or self::section or self::article or self::font or self::span or self::li]"
     "[text()[normalize-space()] or span or font or b or strong or em or i or a]"
-    "[not(p) or text()[string-length(normalize-space()) > 100]]")
+    "[not(p) or text()[string-length(normalize-space()) > 100]] | "
+    "//body[text()[string-length(normalize-space()) > 40]]")
 _NO_TEXT = frozenset({"html", "body"})
+_NO_CREDIT = frozenset({"html"})  # text directly under <body> (old pages) makes <body> the container
 _PARAGRAPH_TAGS = frozenset({"p", "pre", "td", "dd", "blockquote"})
 
 
@@ -117,20 +119,22 @@ def score_paragraphs(root: HtmlElement) -> Scores:
         length = _own_text_length(paragraph) if holds_text else len(text.strip())
         if length < MIN_PARAGRAPH:
             continue
-        points = 1.0 + text.count(",") + min(length / 100.0, 3.0)
+        # text in links (menus, teaser lists, lists of names) is not prose: only the rest earns points
+        linked = sum(len(a.text_content()) for a in paragraph.iter("a"))
+        points = (1.0 + text.count(",") + min(length / 100.0, 3.0)) * max(0.0, 1.0 - linked / len(text))
         parent = paragraph.getparent()
         credited = [(paragraph, 1.0), (parent, 1.0)] if holds_text else [(parent, 1.0)]
         last = credited[-1][0]
         credited.append((last.getparent() if last is not None else None, 0.5))
         for ancestor, share in credited:
-            if ancestor is None or ancestor.tag in _NO_TEXT:
+            if ancestor is None or ancestor.tag in _NO_CREDIT:
                 break
             readability[ancestor] = readability.get(ancestor, 0.0) + points * share
             scores.paragraphs[ancestor] = scores.paragraphs.get(ancestor, 0) + 1
         factor = scores.context_factor(paragraph)
         element = paragraph if holds_text else parent
         for _ in range(SUBTREE_DEPTH):  # the climb never goes further up than this
-            if element is None or element.tag in _NO_TEXT or not factor:
+            if element is None or element.tag in _NO_CREDIT or not factor:
                 break
             factor *= scores.context_factor(element) if element is not paragraph else 1.0
             subtree[element] = subtree.get(element, 0.0) + points * factor
@@ -143,7 +147,7 @@ def _climb(best: HtmlElement, scores: Scores) -> HtmlElement:
     """Move up through wrappers, and while the parent holds much more article text, few links."""
     while True:
         parent = best.getparent()
-        if parent is None or parent.tag in _NO_TEXT:
+        if parent is None or parent.tag in _NO_CREDIT:
             return best
         if len(parent) == 1:
             best = parent

@@ -6,6 +6,8 @@ from __future__ import annotations
 import re
 from urllib.parse import urljoin
 
+from lxml import etree
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from lxml.html import HtmlElement
@@ -22,6 +24,11 @@ HEADINGS = {"h1": "# ", "h2": "## ", "h3": "### ", "h4": "#### ", "h5": "##### "
 _SPACES = re.compile(r"\s+")
 _LINE_START = re.compile(r"^([#>+-]|\d+[.)])(?=\s)")
 _LANGUAGE = re.compile(r"(?:lang(?:uage)?-)([\w+#-]+)")
+_ROWS = etree.XPath("./tr | ./thead/tr | ./tbody/tr | ./tfoot/tr")
+# A cell that holds several paragraphs, a list, a heading or another table belongs to a layout table.
+_BLOCK_IN_CELL = etree.XPath(
+    "boolean((./tr | ./*/tr | .)/*[self::td or self::th][count(.//p | .//div) > 1 or .//*[self::table or "
+    "self::ul or self::ol or self::h1 or self::h2 or self::h3 or self::h4 or self::blockquote or self::pre]])")
 
 
 def _inline_text(text: str) -> str:
@@ -198,26 +205,25 @@ class MarkdownRenderer:
         return _inline_text("".join(parts)).strip(), sublists
 
     def table(self, element: HtmlElement) -> None:
-        """A GFM table; layout tables with a single column become paragraphs."""
-        rows = []
-        for row in element.iter("tr"):
+        """A GFM table; layout tables (cells holding blocks, one column, or no rows) become blocks."""
+        rows = [[cell for cell in row if cell.tag in ("td", "th")] for row in _ROWS(element)]
+        width = max((len(r) for r in rows), default=0)
+        if width < 2 or _BLOCK_IN_CELL(element):
+            self.block(element)
+            return
+        texts = []
+        for row in rows:
             cells = []
             for cell in row:
-                if cell.tag in ("td", "th"):
-                    parts: list[str] = []
-                    self.inline(cell, parts)
-                    cells.append(_inline_text("".join(parts)).strip().replace("|", "\\|"))
+                parts: list[str] = []
+                self.inline(cell, parts)
+                cells.append(_inline_text("".join(parts)).strip().replace("|", "\\|"))
             if any(cells):
-                rows.append(cells)
-        if not rows:
-            return
-        width = max(len(r) for r in rows)
-        if width == 1:
-            self.blocks.extend(r[0] for r in rows if r[0])
-            return
-        lines = ["| " + " | ".join(r + [""] * (width - len(r))) + " |" for r in rows]
-        lines.insert(1, "|" + " --- |" * width)
-        self.blocks.append("\n".join(lines))
+                texts.append(cells + [""] * (width - len(cells)))
+        if texts:
+            lines = ["| " + " | ".join(r) + " |" for r in texts]
+            lines.insert(1, "|" + " --- |" * width)
+            self.blocks.append("\n".join(lines))
 
 
 def render_all(elements: list[HtmlElement], base_url: str | None = None) -> str:
