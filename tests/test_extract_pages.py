@@ -51,3 +51,51 @@ def test_comments_longer_than_the_article_are_dropped():
 def test_data_table_with_a_paragraph_per_cell_stays_a_table(html):
     markdown = html_to_markdown(f"<html><body><article>{html}</article></body></html>")
     assert markdown.startswith("| One cell, one paragraph | Second cell |\n| --- | --- |")
+
+
+def test_unclosed_noscript_does_not_take_the_rest_of_the_page():
+    assert_article(markdown_of("noscript-unclosed.html"),
+                   ["The harbour ferry will leave every twenty minutes", "Season tickets bought before the change",
+                    "asked for a shelter at the south pier"],
+                   ["All rights reserved", "Most read"])
+
+
+def test_content_only_in_a_script_template_and_noscript_is_found():
+    markdown = markdown_of("script-template-noscript.html")
+    assert_article(markdown, ["A dry-stone wall fails from the bottom", "sorting stones into piles by size",
+                              "lay a through stone across the full width"],
+                   ["Please enable JavaScript", "Field Notes is written by volunteers"])
+    assert markdown.count("A dry-stone wall fails from the bottom") == 1
+
+
+def test_display_none_toolbar_that_wraps_the_article_keeps_it():
+    assert_article(markdown_of("hidden-toolbar-wraps-article.html"),
+                   ["Im Februar, wenn die Bäume noch kein Laub tragen", "danach die Wasserschosse",
+                    "verteilt den Schnitt auf drei Winter", "denn der Baum schottet die Wunde selbst ab"],
+                   ["Alle Beiträge 2026", "Januar 2026"])
+
+
+def test_hidden_menu_that_wraps_main_is_not_furniture():
+    assert_article(markdown_of("hidden-nav-wraps-main.html"),
+                   ["Planners started from the phone data", "the new one runs six lines",
+                    "away from the taxi rank", "on a seventh line"],
+                   ["Sam Okafor has covered transport", "Transport"])
+
+
+def test_overflow_hidden_is_a_layout_class_not_a_hidden_element():
+    assert_article(markdown_of("overflow-hidden-class.html"),
+                   ["Above about fifteen hundred metres", "Cut the starter to two thirds",
+                    "bake five minutes longer with the lid on"],
+                   ["Subscribe"])
+
+
+@pytest.mark.parametrize(("label", "negative"), [
+    ("relative overflow-hidden rounded-lg", False), ("hidden md:block w-1/3", False), ("d-none d-lg-block", False),
+    ("content-area has-sidebar", False), ("post feature_disablecomments", False), ("hidden", True),
+    ("sidebar-widget", True), ("comment-body", True), ("mobile-menu", True),
+])
+def test_what_class_words_say(label, negative):
+    from websearch_mcp.extract.labels import label_kind
+
+    kind = label_kind(label)
+    assert (kind.negative or kind.comments) is negative

@@ -1,10 +1,12 @@
-"""Removes what is never content, and names what is page furniture by its class or id."""
+"""Removes what is never content, and prunes page furniture from the chosen content."""
 
 from __future__ import annotations
 
 import re
 
 from lxml import etree
+
+from websearch_mcp.extract.labels import class_weight, kind_of
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -14,55 +16,36 @@ JUNK_TAGS = ("script", "style", "noscript", "template", "svg", "canvas", "iframe
              "button", "input", "select", "textarea", "label", "dialog", "link", "meta", "map", "audio",
              "video", "picture", "source", "img")
 
-_EDGE = r"(?:^|[\s_-])"
-_END = r"(?:$|[\s_-])"
-# Class or id words of page furniture; each match costs a candidate 25 points.
-NEGATIVE = re.compile(
-    _EDGE + r"(?:comments?|commentlist|disqus|share|sharing|social|related|recommend\w*|newsletter|subscribe\w*|"
-    r"signup|promo\w*|advert\w*|ads?|adslot|sponsor\w*|sidebar|widget|breadcrumbs?|cookie\w*|consent|gdpr|"
-    r"popup|modal|banner|outbrain|taboola|tags?|keywords|more-stories|trending|popular|byline|author|"
-    r"toolbar|pagination|pager|nav|navbar|navigation|menu|masthead|footer|header|skip|hidden|caption|"
-    r"credit|shoutbox|skyscraper|shopping|footnote|meta|contact|combx|rating|reply|respond)" + _END,
-    re.IGNORECASE)
-# Class or id words of the article itself; each match earns a candidate 25 points.
-POSITIVE = re.compile(
-    _EDGE + r"(?:article\w*|story\w*|entry\w*|hentry|h-entry|post|post-?content|post-?body|content|"
-    r"body|main|text|prose|blog|page|articlebody|article-?body|story-?body|entry-content)" + _END,
-    re.IGNORECASE)
-# Comment sections: nothing inside them is the article ("commentary" and "responsive" are not comments).
-STRONG_NEGATIVE = re.compile(r"comment(?!ary|ator)|disqus|" + _EDGE + r"(?:respond|reply|replies)" + _END,
-                             re.IGNORECASE)
-
-
 _MAYBE_HIDDEN = etree.XPath("//body//*[@hidden or @aria-hidden or @style]")
+# A <noscript> with this much text is content (the page's no-JavaScript copy, or the rest of the page
+# that an unclosed <noscript> swallowed), not a tracking pixel or a "please enable JavaScript" note.
+NOSCRIPT_CONTENT = 200
+# A hidden element holding this share of the page's text is a wrapper that broken markup closed around
+# the article (a browser's HTML5 parser would not have); removing it would remove the article.
+HIDDEN_WRAPPER_SHARE = 0.3
 
 
 def drop_junk(tree: HtmlElement) -> None:
-    """Remove scripts, styles, embedded media, images and form controls, keeping text that follows them."""
+    """Remove scripts, styles, embedded media, images, form controls and hidden elements, keeping text
+    that follows them, and content that sits in <noscript> or inside a hidden wrapper."""
+    for noscript in tree.iter("noscript"):
+        if len(noscript.text_content().strip()) >= NOSCRIPT_CONTENT:
+            noscript.tag = "div"
     etree.strip_elements(tree, *JUNK_TAGS, etree.Comment, etree.ProcessingInstruction, with_tail=False)
-    for element in _MAYBE_HIDDEN(tree):
-        style = element.get("style")
-        hidden = (element.get("hidden") is not None or element.get("aria-hidden") == "true"
-                  or (style is not None and "display:none" in style.replace(" ", "").lower()))
-        if hidden and element.getparent() is not None:
+    hidden = [element for element in _MAYBE_HIDDEN(tree) if _is_hidden(element)]
+    if not hidden:
+        return
+    body = tree.find("body")
+    total = len(body.text_content()) if body is not None else 0
+    for element in hidden:
+        if element.getparent() is not None and len(element.text_content()) < total * HIDDEN_WRAPPER_SHARE:
             element.drop_tree()
 
 
-def class_weight(element: HtmlElement) -> float:
-    """Points for what an element's class and id say it is."""
-    label = f"{element.get('class', '')} {element.get('id', '')}"
-    if len(label) < 2:
-        return 0.0
-    weight = 0.0
-    if NEGATIVE.search(label):
-        weight -= 25.0
-        if STRONG_NEGATIVE.search(label):
-            weight -= 25.0
-    if POSITIVE.search(label):
-        weight += 25.0
-    if element.get("itemprop") == "articleBody":
-        weight += 50.0
-    return weight
+def _is_hidden(element: HtmlElement) -> bool:
+    style = element.get("style")
+    return (element.get("hidden") is not None or element.get("aria-hidden") == "true"
+            or (style is not None and "display:none" in style.replace(" ", "").lower()))
 
 
 _PRUNE_CANDIDATES = ("div", "section", "aside", "ul", "ol", "table", "p", "span", "figure", "figcaption", "h1", "h2",
@@ -92,8 +75,7 @@ def prune(root: HtmlElement) -> None:
 def _is_furniture(element: HtmlElement, total: int) -> bool:
     text = element.text_content()
     size = len(text)
-    label = f"{element.get('class', '')} {element.get('id', '')}"
-    if len(label) > 2 and STRONG_NEGATIVE.search(label):
+    if kind_of(element).comments:
         return True  # comments go however long they are
     if size >= total * 0.4:
         return False  # whatever its name says, an element holding this much of the text is the article

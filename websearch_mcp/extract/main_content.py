@@ -13,7 +13,7 @@ import heapq
 
 from lxml import etree
 
-from websearch_mcp.extract.clean import STRONG_NEGATIVE, class_weight
+from websearch_mcp.extract.labels import class_weight, kind_of
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -35,6 +35,7 @@ _PARAGRAPHS = etree.XPath(
     "[text()[normalize-space()] or span or font or b or strong or em or i or a]"
     "[not(p) or text()[string-length(normalize-space()) > 100]] | "
     "//body[text()[string-length(normalize-space()) > 40]]")
+_HOLDS_MAIN = etree.XPath("boolean(.//*[self::main or @role='main' or @itemprop='articleBody'])")
 _NO_TEXT = frozenset({"html", "body"})
 _NO_CREDIT = frozenset({"html"})  # text directly under <body> (old pages) makes <body> the container
 _PARAGRAPH_TAGS = frozenset({"p", "pre", "td", "dd", "blockquote"})
@@ -74,13 +75,10 @@ class Scores:
         """How much a paragraph inside this element still counts (comments: nothing)."""
         factor = self._factor.get(element)
         if factor is None:
-            label = f"{element.get('class', '')} {element.get('id', '')}"
-            if len(label) < 3:
-                factor = 1.0
-            elif STRONG_NEGATIVE.search(label):
-                factor = 0.0
-            else:
-                factor = 0.3 if class_weight(element) < 0 else 1.0
+            kind = kind_of(element)
+            factor = 0.0 if kind.comments else 0.3 if kind.negative and not kind.positive else 1.0
+            if factor < 1.0 and _HOLDS_MAIN(element):
+                factor = 1.0  # broken markup closed furniture (a menu, a hidden toolbar) around the article
             self._factor[element] = factor
         return factor
 
@@ -112,13 +110,17 @@ def score_paragraphs(root: HtmlElement) -> Scores:
     subtree = scores.subtree
     prose = scores.prose
     for paragraph in _PARAGRAPHS(root):
-        text = paragraph.text_content()
-        if len(text) < MIN_PARAGRAPH:  # its own text can only be shorter: most candidates end here
-            continue
         holds_text = paragraph.tag not in _PARAGRAPH_TAGS
-        length = _own_text_length(paragraph) if holds_text else len(text.strip())
-        if length < MIN_PARAGRAPH:
-            continue
+        if holds_text:  # its own text first: it is cheaper than the whole subtree's, and mostly too short
+            length = _own_text_length(paragraph)
+            if length < MIN_PARAGRAPH:
+                continue
+            text = paragraph.text_content()
+        else:
+            text = paragraph.text_content()
+            length = len(text.strip())
+            if length < MIN_PARAGRAPH:
+                continue
         # text in links (menus, teaser lists, lists of names) is not prose: only the rest earns points
         linked = sum(len(a.text_content()) for a in paragraph.iter("a"))
         points = (1.0 + text.count(",") + min(length / 100.0, 3.0)) * max(0.0, 1.0 - linked / len(text))
