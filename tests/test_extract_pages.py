@@ -99,3 +99,53 @@ def test_what_class_words_say(label, negative):
 
     kind = label_kind(label)
     assert (kind.negative or kind.comments) is negative
+
+
+def test_control_characters_beside_dropped_furniture_never_raise():
+    # libxml2 keeps \x0b and \x1b in text nodes; lxml refuses to join such text when an element is dropped
+    html = ("<html><body><article><p>A paragraph long enough to be the article, with commas, words and more "
+            "words.</p>\x0b<div class='share-tools'>Share</div>\x0bTail text\x1b after</article></body></html>")
+    markdown = html_to_markdown(html)
+    assert "Share" not in markdown and "Tail text after" in markdown
+
+
+def test_live_ticker_of_short_entries_beats_the_teaser():
+    assert_article(markdown_of("live-ticker.html"),
+                   ["Full time. Riverside win it late.", "GOAL! Adeyemi heads in. 2-1.", "Double change for Northgate.",
+                    "GOAL! Okoro scores the penalty.", "Kick-off at a sold-out ground."],
+                   ["More football", "we switched off at the end"])
+
+
+def test_recipe_steps_are_kept_beside_the_introduction():
+    assert_article(markdown_of("recipe-steps.html"),
+                   ["1. Soften the onion and the carrot.", "4. Simmer for twenty minutes.",
+                    "6. Season, then add the lemon."],
+                   ["Kitchen Table"])
+
+
+def test_slideshow_captions_are_the_article():
+    assert_article(markdown_of("slideshow.html"),
+                   ["Reached along a coast path past seal coves", "Moved back from the crumbling chalk edge",
+                    "with the tower open to visitors most days"],
+                   ["Galleries"])
+
+
+def test_one_component_per_paragraph_is_taken_whole():
+    assert_article(markdown_of("component-per-paragraph.html"),
+                   ["A river on a plain never sits still.", "So the loops grow wider each year.",
+                    "Farmers lost a field, found a pond."],
+                   ["Field Science"])
+
+
+def test_title_with_a_broken_end_tag_does_not_swallow_the_page():
+    assert_article(markdown_of("title-unclosed.html"),
+                   ["The president asked the kingdom to raise its oil output", "Officials said no promise was made"],
+                   ["titlevalue", "World News"])
+
+
+def test_a_page_whose_pruned_content_is_empty_still_gives_its_text():
+    html = ("<html><body><div id='content' class='hfeed'><p>by Paulo Coelho on July 21, 2012</p><div id='comments'>"
+            "<div class='comment-body'><p>Thank you for this, it made my day, and I shared it with my sister, who "
+            "loved it too.</p></div><div class='comment-body'><p>Beautiful words, as always, and a good reminder "
+            "to slow down and listen more often.</p></div></div></div></body></html>")
+    assert html_to_markdown(html).startswith("by Paulo Coelho on July 21, 2012")

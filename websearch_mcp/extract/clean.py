@@ -6,7 +6,7 @@ import re
 
 from lxml import etree
 
-from websearch_mcp.extract.labels import class_weight, kind_of
+from websearch_mcp.extract.labels import kind_of
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -39,7 +39,27 @@ def drop_junk(tree: HtmlElement) -> None:
     total = len(body.text_content()) if body is not None else 0
     for element in hidden:
         if element.getparent() is not None and len(element.text_content()) < total * HIDDEN_WRAPPER_SHARE:
-            element.drop_tree()
+            drop(element)
+
+
+_CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ufffe\uffff]")
+
+
+def drop(element: HtmlElement) -> None:
+    """Remove an element and its content, keeping the text that follows it."""
+    try:
+        element.drop_tree()
+    except ValueError:
+        # libxml2 keeps characters XML forbids in text nodes, and lxml refuses to join such a tail to
+        # the text before it: clean both, then drop (checked here, not on every page, for speed)
+        element.tail = _CONTROL.sub("", element.tail or "")
+        previous = element.getprevious()
+        holder = previous if previous is not None else element.getparent()
+        if previous is not None:
+            previous.tail = _CONTROL.sub("", previous.tail or "")
+        elif holder is not None:
+            holder.text = _CONTROL.sub("", holder.text or "")
+        element.drop_tree()
 
 
 def _is_hidden(element: HtmlElement) -> bool:
@@ -50,8 +70,9 @@ def _is_hidden(element: HtmlElement) -> bool:
 
 _PRUNE_CANDIDATES = ("div", "section", "aside", "ul", "ol", "table", "p", "span", "figure", "figcaption", "h1", "h2",
                      "h3", "h4", "header", "footer", "nav", "form", "dl")
+# The page's title (<h1>) comes with the metadata; a figure's caption is not the article's prose.
 _ALWAYS_DROP = frozenset({"figure", "figcaption", "h1", "nav", "form"})
-_LISTS = frozenset({"ul", "ol", "div", "section", "table", "dl", "aside", "p", "h2", "h3", "h4"})
+_LISTS = frozenset({"ul", "ol", "div", "section", "table", "dl", "aside", "h2", "h3", "h4"})
 # Labels of widgets that sit inside articles: "Advertisement", "Read more", "You may also like...".
 _NOISE = re.compile(
     r"^(?:advert\w*|ad|sponsored( content)?|story continues below( advertisement)?|continue reading\w*|read more\w*|"
@@ -67,25 +88,30 @@ _BYLINE = re.compile(r"^(?:by|posted by|written by|author:?)\s+\S", re.IGNORECAS
 def prune(root: HtmlElement) -> None:
     """Inside the chosen content, remove furniture: captions, titles, link lists, labelled widgets."""
     total = len(root.text_content()) or 1
+    runs: dict[tuple[HtmlElement, str], bool] = {}
     for element in list(root.iter(*_PRUNE_CANDIDATES)):  # one pass, in document order
-        if element is not root and _is_furniture(element, total):
-            element.drop_tree()
+        if element is not root and _is_furniture(element, total, runs):
+            drop(element)
 
 
-def _is_furniture(element: HtmlElement, total: int) -> bool:
+def _is_furniture(element: HtmlElement, total: int, runs: dict[tuple[HtmlElement, str], bool]) -> bool:
     text = element.text_content()
     size = len(text)
-    if kind_of(element).comments:
+    kind = kind_of(element)
+    if kind.comments:
         return True  # comments go however long they are
     if size >= total * 0.4:
         return False  # whatever its name says, an element holding this much of the text is the article
     tag = element.tag
     if tag in _ALWAYS_DROP:
         return True
-    if class_weight(element) < 0 or (tag == "header" and size < total * 0.2):
+    if (kind.negative and not kind.positive and not _repeated_content(element, total, runs)) or (
+            tag == "header" and size < total * 0.2):
         return True
-    if tag in _LISTS and _link_heavy(element, size):
+    if tag in _LISTS and _link_heavy(element, size, 0.5):
         return True
+    if tag == "p" and _link_heavy(element, size, 0.9):
+        return True  # a paragraph that is one link: "Read more: ...", "See also ..."
     if size < 120:
         line = " ".join(text.split()).rstrip(":.…! ")
         if _NOISE.match(line) or (size < 60 and _BYLINE.match(line)):
@@ -95,8 +121,30 @@ def _is_furniture(element: HtmlElement, total: int) -> bool:
     return False
 
 
-def _link_heavy(element: HtmlElement, size: int) -> bool:
+def _repeated_content(element: HtmlElement, total: int, runs: dict[tuple[HtmlElement, str], bool]) -> bool:
+    """Part of a run of three or more sibling blocks of the same kind (the element, or the block that
+    holds it) that together hold much of the text: a slideshow's captions or a ticker's entries are
+    the article, whatever their class says."""
+    for block in (element, element.getparent()):
+        parent = block.getparent() if block is not None else None
+        if parent is None:
+            continue
+        signature = _signature(block)
+        key = (parent, signature)
+        if key not in runs:
+            peers = [sibling for sibling in parent if _signature(sibling) == signature]
+            runs[key] = len(peers) >= 3 and sum(len(peer.text_content()) for peer in peers) >= total * 0.4
+        if runs[key]:
+            return True
+    return False
+
+
+def _signature(element: HtmlElement) -> str:
+    return f"{element.tag} {(element.get('class') or '').split(' ', 1)[0]}"
+
+
+def _link_heavy(element: HtmlElement, size: int, share: float) -> bool:
     if not size:
         return False
     linked = sum(len(a.text_content()) for a in element.iter("a"))
-    return linked / size > 0.5
+    return linked / size > share

@@ -50,8 +50,9 @@ class Kind:
 
 
 def _is_switch(token: str) -> bool:
+    """A state or layout switch, or an id made from a heading ("sharing-with-a-single-developer")."""
     words = _WORDS.findall(token)
-    return not words or words[0] in _SWITCH_FIRST or words[-1] in _SWITCH_LAST
+    return not words or words[0] in _SWITCH_FIRST or words[-1] in _SWITCH_LAST or len(words) >= 5
 
 
 @lru_cache(maxsize=8192)

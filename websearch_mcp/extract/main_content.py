@@ -19,9 +19,16 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from lxml.html import HtmlElement
 
-MIN_PARAGRAPH = 40
+MIN_PARAGRAPH = 25
 CANDIDATES = 15
 SUBTREE_DEPTH = 10
+# A container earns this share of the points of every paragraph below it (up to SUBTREE_DEPTH levels
+# down), when they are spread over its children rather than held by one: an article
+# spread over many small blocks (a live ticker, a slideshow, recipe steps, one component per
+# paragraph) outscores a single teaser, while a wrapper around an ordinary article needs more than
+# three times the article's points to outscore it.
+SPREAD_CREDIT = 0.3
+SPREAD_TOP = 0.5  # "held by one": a child holding more than this share
 
 CLIMB_GAIN = 2.0
 SIBLING_MIN = 6.0
@@ -29,13 +36,12 @@ SIBLING_SHARE = 0.15
 INLINE_TAGS = frozenset({"a", "b", "strong", "i", "em", "span", "font", "u", "small", "big", "sup", "sub",
                          "mark", "abbr", "cite", "q", "time", "code", "br", "s", "del", "ins"})
 # Paragraph-like elements: the usual tags, and containers that hold text directly or in inline children.
+_HOLDERS = ("div", "section", "article", "font", "span", "li")
 _PARAGRAPHS = etree.XPath(
     "//body//p | //body//pre | //body//td | //body//dd | //body//blockquote[not(p)] | "
-    "//body//*[self::div or self::section or self::article or self::font or self::span or self::li]"
-    "[text()[normalize-space()] or span or font or b or strong or em or i or a]"
-    "[not(p) or text()[string-length(normalize-space()) > 100]] | "
-    "//body[text()[string-length(normalize-space()) > 40]]")
-_HOLDS_MAIN = etree.XPath("boolean(.//*[self::main or @role='main' or @itemprop='articleBody'])")
+    + " | ".join(f"//body//{tag}[text()[normalize-space()] or span or font or b or strong or em or i or a]"
+                 "[not(p) or text()[string-length(normalize-space()) > 100]]" for tag in _HOLDERS)
+    + " | //body[text()[string-length(normalize-space()) > 40]]")  # one name test per tag: faster than self::
 _NO_TEXT = frozenset({"html", "body"})
 _NO_CREDIT = frozenset({"html"})  # text directly under <body> (old pages) makes <body> the container
 _PARAGRAPH_TAGS = frozenset({"p", "pre", "td", "dd", "blockquote"})
@@ -63,28 +69,41 @@ def _own_text_length(element: HtmlElement) -> int:
 class Scores:
     """Both tallies for one page."""
 
-    def __init__(self) -> None:
+    def __init__(self, root: HtmlElement) -> None:
+        self.holds_main = {ancestor for main in root.iter("main") for ancestor in main.iterancestors()}
         self.readability: dict[HtmlElement, float] = {}
         self.paragraphs: dict[HtmlElement, int] = {}
         self.subtree: dict[HtmlElement, float] = {}
         self.prose: dict[HtmlElement, float] = {}  # characters of (discounted) paragraph text below
-        self._factor: dict[HtmlElement, float] = {}
+        self.factors: dict[HtmlElement, float] = {}  # context factors found so far
         self._final: dict[HtmlElement, float] = {}
 
     def context_factor(self, element: HtmlElement) -> float:
         """How much a paragraph inside this element still counts (comments: nothing)."""
-        factor = self._factor.get(element)
+        factor = self.factors.get(element)
         if factor is None:
             kind = kind_of(element)
             factor = 0.0 if kind.comments else 0.3 if kind.negative and not kind.positive else 1.0
-            if factor < 1.0 and _HOLDS_MAIN(element):
+            if factor < 1.0 and element in self.holds_main:
                 factor = 1.0  # broken markup closed furniture (a menu, a hidden toolbar) around the article
-            self._factor[element] = factor
+            self.factors[element] = factor
         return factor
 
+    def base(self, element: HtmlElement) -> float:
+        """Readability's score, or, for a container whose paragraph points are spread over its children
+        (no child holds most of them), a share of all those points, whichever is more."""
+        own = self.readability.get(element, 0.0)
+        below = self.subtree.get(element, 0.0)
+        if SPREAD_CREDIT * below <= own:
+            return own
+        subtree = self.subtree
+        if any(subtree.get(child, 0.0) > below * SPREAD_TOP for child in element):
+            return own
+        return SPREAD_CREDIT * below
+
     def weighted(self, element: HtmlElement) -> float:
-        """Readability score plus what class and id say (for containers of paragraphs)."""
-        score = self.readability.get(element, 0.0)
+        """The base score plus what class and id say (for containers of paragraphs)."""
+        score = self.base(element)
         if self.paragraphs.get(element, 0) >= 2 or element.get("itemprop") == "articleBody":
             score += class_weight(element) + (10.0 if element.tag in ("article", "main") else 0.0)
         return score
@@ -105,10 +124,11 @@ class Scores:
 
 def score_paragraphs(root: HtmlElement) -> Scores:
     """Tally every paragraph of the page."""
-    scores = Scores()
+    scores = Scores(root)
     readability = scores.readability
     subtree = scores.subtree
     prose = scores.prose
+    factors, context_factor = scores.factors, scores.context_factor
     for paragraph in _PARAGRAPHS(root):
         holds_text = paragraph.tag not in _PARAGRAPH_TAGS
         if holds_text:  # its own text first: it is cheaper than the whole subtree's, and mostly too short
@@ -123,7 +143,8 @@ def score_paragraphs(root: HtmlElement) -> Scores:
                 continue
         # text in links (menus, teaser lists, lists of names) is not prose: only the rest earns points
         linked = sum(len(a.text_content()) for a in paragraph.iter("a"))
-        points = (1.0 + text.count(",") + min(length / 100.0, 3.0)) * max(0.0, 1.0 - linked / len(text))
+        prose_share = max(0.0, 1.0 - linked / len(text))
+        points = (1.0 + text.count(",") + min(length / 100.0, 3.0)) * prose_share
         parent = paragraph.getparent()
         credited = [(paragraph, 1.0), (parent, 1.0)] if holds_text else [(parent, 1.0)]
         last = credited[-1][0]
@@ -133,14 +154,16 @@ def score_paragraphs(root: HtmlElement) -> Scores:
                 break
             readability[ancestor] = readability.get(ancestor, 0.0) + points * share
             scores.paragraphs[ancestor] = scores.paragraphs.get(ancestor, 0) + 1
-        factor = scores.context_factor(paragraph)
+        factor = context_factor(paragraph)
         element = paragraph if holds_text else parent
         for _ in range(SUBTREE_DEPTH):  # the climb never goes further up than this
             if element is None or element.tag in _NO_CREDIT or not factor:
                 break
-            factor *= scores.context_factor(element) if element is not paragraph else 1.0
+            if element is not paragraph:
+                own = factors.get(element)
+                factor *= own if own is not None else context_factor(element)
             subtree[element] = subtree.get(element, 0.0) + points * factor
-            prose[element] = prose.get(element, 0.0) + length * factor
+            prose[element] = prose.get(element, 0.0) + length * prose_share * factor
             element = element.getparent()
     return scores
 
@@ -161,6 +184,20 @@ def _climb(best: HtmlElement, scores: Scores) -> HtmlElement:
         best = parent
 
 
+def _best(ranked: list[HtmlElement], scores: Scores) -> HtmlElement:
+    """The candidate with the best final score. A final score is never above a non-negative weighted
+    one, so the candidates (best weighted first) are only scored until none can win."""
+    best, top = ranked[0], float("-inf")
+    for candidate in ranked:
+        weighted = scores.weighted(candidate)
+        if 0 <= weighted <= top:
+            break
+        final = scores.final(candidate)
+        if final > top:
+            best, top = candidate, final
+    return best
+
+
 def main_elements(root: HtmlElement) -> list[HtmlElement]:
     """The best container and those of its siblings that look like more of the same article."""
     scores = score_paragraphs(root)
@@ -168,10 +205,15 @@ def main_elements(root: HtmlElement) -> list[HtmlElement]:
         body = root.find("body")
         return [body if body is not None else root]
     # class weights move a score by 85 at most: only the best raw scores can end up on top
-    raw = heapq.nlargest(CANDIDATES * 3, scores.readability, key=scores.readability.__getitem__)
+    raw = heapq.nlargest(CANDIDATES * 3, scores.readability.keys() | scores.subtree.keys(), key=scores.base)
     ranked = heapq.nlargest(CANDIDATES, raw, key=scores.weighted)
-    best = max(ranked, key=scores.final)
+    best = _best(ranked, scores)
     best = _climb(best, scores)
+    return _with_siblings(best, scores)
+
+
+def _with_siblings(best: HtmlElement, scores: Scores) -> list[HtmlElement]:
+    """The best container and those of its siblings that hold enough article text, few links."""
     parent = best.getparent()
     if parent is None or parent.tag == "html":
         return [best]
