@@ -96,7 +96,7 @@ SCORING: dict[str, tuple[str, Callable[[str, str], Score], Callable[[list[Score]
 }
 
 _MD_LINK = re.compile(r"!?\[([^\]]*)\]\([^)]*\)")
-_MD_MARKS = re.compile(r"^(?:#{1,6} |> ?|\s*(?:[-*+]|\d+\.) |\|)|[*_`]+|\|", re.MULTILINE)
+_MD_MARKS = re.compile(r"^(?:#{1,6} |> ?|\s*(?:[-*+]|\d+\.) |\|)|[*_`]+|~~|\|", re.MULTILINE)
 
 
 def strip_markdown(markdown: str) -> str:

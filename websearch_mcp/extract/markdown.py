@@ -73,16 +73,20 @@ class MarkdownRenderer:
         if tag == "a":
             inner: list[str] = []
             self.inline(element, inner)
-            text = "".join(inner).strip()
+            raw = "".join(inner)
+            text = raw.strip()
             href = (element.get("href") or "").strip()
+            # spaces at the edges of the link text stay outside the brackets: `<a>site </a>serves`
+            lead = " " if raw[:1].isspace() else ""
+            trail = " " if raw[-1:].isspace() else ""
             if text and href and not href.startswith(("#", "javascript:", "mailto:")):
                 if self.base_url:
                     href = urljoin(self.base_url, href)
                 label = text.replace("]", "\\]")
                 target = href.replace(" ", "%20").replace(")", "%29")
-                parts.append(f"[{label}]({target})")
+                parts.append(f"{lead}[{label}]({target}){trail}")
             else:
-                parts.append(text)
+                parts.append(f"{lead}{text}{trail}")
         elif tag in ("strong", "b"):
             self._wrap(element, "**", parts)
         elif tag in ("em", "i", "cite"):
