@@ -149,3 +149,14 @@ def test_a_page_whose_pruned_content_is_empty_still_gives_its_text():
             "loved it too.</p></div><div class='comment-body'><p>Beautiful words, as always, and a good reminder "
             "to slow down and listen more often.</p></div></div></div></body></html>")
     assert html_to_markdown(html).startswith("by Paulo Coelho on July 21, 2012")
+
+
+def test_indented_share_list_is_measured_by_its_visible_text():
+    spaces = "\n" + " " * 40
+    share = "".join(f"<li>{spaces}<a href='/s/{n}'>{n}</a>{spaces}</li>" for n in ("Facebook", "Digg", "Email"))
+    html = ("<html><body><div class='story-body'><p>" + "Retailers have learnt to sell to us by stealth, and the "
+            "shops we trust most are the ones that do it best, " * 3 + f"</p><div id='page-links'><h3>Share this page"
+            f"</h3><ul>{share}</ul></div><p>" + "Nobody notices the music, the smell of bread or the width of "
+            "the aisles, and that is the point of them all. " * 3 + "</p></div></body></html>")
+    assert_article(html_to_markdown(html), ["Retailers have learnt", "Nobody notices the music"],
+                   ["Share this page", "Facebook"])

@@ -7,6 +7,7 @@ import re
 from lxml import etree
 
 from websearch_mcp.extract.labels import kind_of
+from websearch_mcp.extract.text import link_density
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -75,7 +76,8 @@ _ALWAYS_DROP = frozenset({"figure", "figcaption", "h1", "nav", "form"})
 _LISTS = frozenset({"ul", "ol", "div", "section", "table", "dl", "aside", "h2", "h3", "h4"})
 # Labels of widgets that sit inside articles: "Advertisement", "Read more", "You may also like...".
 _NOISE = re.compile(
-    r"^(?:advert\w*|ad|sponsored( content)?|story continues below( advertisement)?|continue reading\w*|read more\w*|"
+    r"^(?:advert\w*|ad|sponsored( content)?|story continues below( advertisement)?|"
+    r"continue reading( the main story)?|read more\w*|"
     r"related( articles| stories| content| posts)?|share( this( article| story)?)?|you (may|might) also like\w*|"
     r"don'?t miss|see more|more from \w+|more stories|tags?|topics|previous post|next post|report (an )?error|"
     r"top videos?|recommended( for you)?|this slideshow requires javascript|click (here|to) \w+|"
@@ -108,9 +110,9 @@ def _is_furniture(element: HtmlElement, total: int, runs: dict[tuple[HtmlElement
     if (kind.negative and not kind.positive and not _repeated_content(element, total, runs)) or (
             tag == "header" and size < total * 0.2):
         return True
-    if tag in _LISTS and _link_heavy(element, size, 0.5):
+    if tag in _LISTS and link_density(element, text) > 0.5:
         return True
-    if tag == "p" and _link_heavy(element, size, 0.9):
+    if tag == "p" and link_density(element, text) > 0.9:
         return True  # a paragraph that is one link: "Read more: ...", "See also ..."
     if size < 120:
         line = " ".join(text.split()).rstrip(":.…! ")
@@ -141,10 +143,3 @@ def _repeated_content(element: HtmlElement, total: int, runs: dict[tuple[HtmlEle
 
 def _signature(element: HtmlElement) -> str:
     return f"{element.tag} {(element.get('class') or '').split(' ', 1)[0]}"
-
-
-def _link_heavy(element: HtmlElement, size: int, share: float) -> bool:
-    if not size:
-        return False
-    linked = sum(len(a.text_content()) for a in element.iter("a"))
-    return linked / size > share

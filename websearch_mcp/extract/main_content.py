@@ -14,6 +14,7 @@ import heapq
 from lxml import etree
 
 from websearch_mcp.extract.labels import class_weight, kind_of
+from websearch_mcp.extract.text import link_density
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -45,15 +46,6 @@ _PARAGRAPHS = etree.XPath(
 _NO_TEXT = frozenset({"html", "body"})
 _NO_CREDIT = frozenset({"html"})  # text directly under <body> (old pages) makes <body> the container
 _PARAGRAPH_TAGS = frozenset({"p", "pre", "td", "dd", "blockquote"})
-
-
-def link_density(element: HtmlElement) -> float:
-    """Share of an element's text that sits inside links."""
-    text = len(element.text_content())
-    if not text:
-        return 0.0
-    linked = sum(len(a.text_content()) for a in element.iter("a"))
-    return min(1.0, linked / text)
 
 
 def _own_text_length(element: HtmlElement) -> int:
@@ -142,8 +134,7 @@ def score_paragraphs(root: HtmlElement) -> Scores:
             if length < MIN_PARAGRAPH:
                 continue
         # text in links (menus, teaser lists, lists of names) is not prose: only the rest earns points
-        linked = sum(len(a.text_content()) for a in paragraph.iter("a"))
-        prose_share = max(0.0, 1.0 - linked / len(text))
+        prose_share = 1.0 - link_density(paragraph, text)
         points = (1.0 + text.count(",") + min(length / 100.0, 3.0)) * prose_share
         parent = paragraph.getparent()
         credited = [(paragraph, 1.0), (parent, 1.0)] if holds_text else [(parent, 1.0)]

@@ -1,0 +1,23 @@
+"""Text measures that ignore the indentation pages are full of: visible length and link density."""
+
+from __future__ import annotations
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from lxml.html import HtmlElement
+
+
+def visible_length(text: str) -> int:
+    """Characters of a text that are not spaces, tabs or line breaks."""
+    return len(text) - text.count(" ") - text.count("\n") - text.count("\t") - text.count("\r")
+
+
+def linked_length(element: HtmlElement) -> int:
+    """Visible characters of an element's text that sit inside links."""
+    return sum(visible_length(a.text_content()) for a in element.iter("a"))
+
+
+def link_density(element: HtmlElement, text: str | None = None) -> float:
+    """Share of an element's visible text that sits inside links (its text may be passed in)."""
+    size = visible_length(element.text_content() if text is None else text)
+    return min(1.0, linked_length(element) / size) if size else 0.0
