@@ -54,12 +54,11 @@ def drop(element: HtmlElement) -> None:
         # libxml2 keeps characters XML forbids in text nodes, and lxml refuses to join such a tail to
         # the text before it: clean both, then drop (checked here, not on every page, for speed)
         element.tail = _CONTROL.sub("", element.tail or "")
-        previous = element.getprevious()
-        holder = previous if previous is not None else element.getparent()
+        previous, parent = element.getprevious(), element.getparent()
         if previous is not None:
             previous.tail = _CONTROL.sub("", previous.tail or "")
-        elif holder is not None:
-            holder.text = _CONTROL.sub("", holder.text or "")
+        elif parent is not None:
+            parent.text = _CONTROL.sub("", parent.text or "")
         element.drop_tree()
 
 

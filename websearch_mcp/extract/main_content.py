@@ -1,10 +1,11 @@
 """Finds the elements that hold a page's main content, by where its paragraphs' text concentrates.
 
-Each paragraph earns points for its length and commas. Two tallies are kept: readability's
-(a paragraph credits its parent fully and its grandparent half, plus what class and id say), which
-picks the best container; and the points of every paragraph under each element, discounted inside
-furniture such as comments and sidebars, which decides how far up from that container the article
-reaches and which of its siblings belong to it.
+Each paragraph earns points for its length and commas, less the share of its text in links. Two
+tallies are kept: readability's (a paragraph credits its parent fully and its grandparent half, plus
+what class and id say), which picks the best container; and the points of every paragraph under each
+element, discounted inside furniture such as comments and sidebars, which lets a container of many
+small blocks compete, and decides how far up from the best container the article reaches and which
+of its siblings belong to it.
 """
 
 from __future__ import annotations
@@ -24,10 +25,10 @@ MIN_PARAGRAPH = 25
 CANDIDATES = 15
 SUBTREE_DEPTH = 10
 # A container earns this share of the points of every paragraph below it (up to SUBTREE_DEPTH levels
-# down), when they are spread over its children rather than held by one: an article
-# spread over many small blocks (a live ticker, a slideshow, recipe steps, one component per
-# paragraph) outscores a single teaser, while a wrapper around an ordinary article needs more than
-# three times the article's points to outscore it.
+# down) when they are spread over its children rather than held by one. So an article spread over
+# many small blocks (a live ticker, a slideshow, recipe steps, one component per paragraph) outscores
+# a single teaser, while a wrapper around an ordinary article would need more than three times the
+# article's points to outscore it.
 SPREAD_CREDIT = 0.3
 SPREAD_TOP = 0.5  # "held by one": a child holding more than this share
 
@@ -66,7 +67,6 @@ class Scores:
         self.readability: dict[HtmlElement, float] = {}
         self.paragraphs: dict[HtmlElement, int] = {}
         self.subtree: dict[HtmlElement, float] = {}
-        self.prose: dict[HtmlElement, float] = {}  # characters of (discounted) paragraph text below
         self.factors: dict[HtmlElement, float] = {}  # context factors found so far
         self._final: dict[HtmlElement, float] = {}
 
@@ -119,7 +119,6 @@ def score_paragraphs(root: HtmlElement) -> Scores:
     scores = Scores(root)
     readability = scores.readability
     subtree = scores.subtree
-    prose = scores.prose
     factors, context_factor = scores.factors, scores.context_factor
     for paragraph in _PARAGRAPHS(root):
         holds_text = paragraph.tag not in _PARAGRAPH_TAGS
@@ -134,8 +133,7 @@ def score_paragraphs(root: HtmlElement) -> Scores:
             if length < MIN_PARAGRAPH:
                 continue
         # text in links (menus, teaser lists, lists of names) is not prose: only the rest earns points
-        prose_share = 1.0 - link_density(paragraph, text)
-        points = (1.0 + text.count(",") + min(length / 100.0, 3.0)) * prose_share
+        points = (1.0 + text.count(",") + min(length / 100.0, 3.0)) * (1.0 - link_density(paragraph, text))
         parent = paragraph.getparent()
         credited = [(paragraph, 1.0), (parent, 1.0)] if holds_text else [(parent, 1.0)]
         last = credited[-1][0]
@@ -154,7 +152,6 @@ def score_paragraphs(root: HtmlElement) -> Scores:
                 own = factors.get(element)
                 factor *= own if own is not None else context_factor(element)
             subtree[element] = subtree.get(element, 0.0) + points * factor
-            prose[element] = prose.get(element, 0.0) + length * prose_share * factor
             element = element.getparent()
     return scores
 
