@@ -17,7 +17,8 @@ JUNK_TAGS = ("script", "style", "noscript", "template", "svg", "canvas", "iframe
              "button", "input", "select", "textarea", "label", "dialog", "link", "meta", "map", "audio",
              "video", "picture", "source", "img")
 
-_MAYBE_HIDDEN = etree.XPath("//body//*[@hidden or @aria-hidden or @style]")
+# The attributes rather than the elements: the same search in half the time of an element predicate.
+_MAYBE_HIDDEN = etree.XPath("//body//@hidden | //body//@aria-hidden | //body//@style")
 # A <noscript> with this much text is content (the page's no-JavaScript copy, or the rest of the page
 # that an unclosed <noscript> swallowed), not a tracking pixel or a "please enable JavaScript" note.
 NOSCRIPT_CONTENT = 200
@@ -33,7 +34,7 @@ def drop_junk(tree: HtmlElement) -> None:
         if len(noscript.text_content().strip()) >= NOSCRIPT_CONTENT:
             noscript.tag = "div"
     etree.strip_elements(tree, *JUNK_TAGS, etree.Comment, etree.ProcessingInstruction, with_tail=False)
-    hidden = [element for element in _MAYBE_HIDDEN(tree) if _is_hidden(element)]
+    hidden = list(dict.fromkeys(a.getparent() for a in _MAYBE_HIDDEN(tree) if _is_hidden(a.getparent())))
     if not hidden:
         return
     body = tree.find("body")

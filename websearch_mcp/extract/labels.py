@@ -71,7 +71,10 @@ _NEUTRAL = Kind(False, False, False, False)
 
 def kind_of(element: HtmlElement) -> Kind:
     """What an element's class and id say it is."""
-    label = f"{element.get('class', '')} {element.get('id', '')}"
+    names, ident = element.get("class"), element.get("id")
+    if not names and not ident:
+        return _NEUTRAL
+    label = f"{names or ''} {ident or ''}"
     return label_kind(label) if len(label) > 2 else _NEUTRAL
 
 

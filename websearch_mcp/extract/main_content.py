@@ -31,6 +31,7 @@ SUBTREE_DEPTH = 10
 # article's points to outscore it.
 SPREAD_CREDIT = 0.3
 SPREAD_TOP = 0.5  # "held by one": a child holding more than this share
+SPREAD_BLOCKS = 4  # "many": at least this many children with points
 
 CLIMB_GAIN = 2.0
 SIBLING_MIN = 6.0
@@ -88,8 +89,8 @@ class Scores:
         below = self.subtree.get(element, 0.0)
         if SPREAD_CREDIT * below <= own:
             return own
-        subtree = self.subtree
-        if any(subtree.get(child, 0.0) > below * SPREAD_TOP for child in element):
+        shares = [self.subtree.get(child, 0.0) for child in element]
+        if sum(1 for share in shares if share) < SPREAD_BLOCKS or max(shares) > below * SPREAD_TOP:
             return own
         return SPREAD_CREDIT * below
 

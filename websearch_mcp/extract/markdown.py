@@ -32,6 +32,8 @@ _BLOCK_IN_CELL = etree.XPath(
 
 
 def _inline_text(text: str) -> str:
+    if "\n" not in text and "  " not in text and "\t" not in text and "\xa0" not in text and "\r" not in text:
+        return text  # most fragments (rarer white space, such as U+2009, stays as it is): cheaper than the substitution
     return _SPACES.sub(" ", text)
 
 

@@ -19,5 +19,8 @@ def linked_length(element: HtmlElement) -> int:
 
 def link_density(element: HtmlElement, text: str | None = None) -> float:
     """Share of an element's visible text that sits inside links (its text may be passed in)."""
+    linked = linked_length(element)
+    if not linked:  # most paragraphs: no need to measure the text
+        return 0.0
     size = visible_length(element.text_content() if text is None else text)
-    return min(1.0, linked_length(element) / size) if size else 0.0
+    return min(1.0, linked / size) if size else 0.0
