@@ -160,3 +160,20 @@ def test_indented_share_list_is_measured_by_its_visible_text():
             "the aisles, and that is the point of them all. " * 3 + "</p></div></body></html>")
     assert_article(html_to_markdown(html), ["Retailers have learnt", "Nobody notices the music"],
                    ["Share this page", "Facebook"])
+
+
+def test_content_the_parser_left_in_head_is_found():
+    markdown = markdown_of("content-in-head.html")
+    assert_article(markdown, ["The council approved the new cycle bridge", "Work starts in the spring"],
+                   ["The Valley Courier"])
+    assert "residents.\n\nWork starts" in markdown
+
+
+def test_unclosed_iframe_does_not_swallow_the_page():
+    html = ("<html><body><div id='ad'><iframe src='/ad.html'></div><article><p>The ferry timetable changes on "
+            "Monday, with boats every twenty minutes at peak times and a later last crossing on Fridays and "
+            "Saturdays.</p><p>Season tickets stay valid, and fares will not rise before the summer, the port "
+            "authority said, although it is still negotiating the fuel contract that sets most of its costs.</p>"
+            "</article></body></html>")
+    assert_article(html_to_markdown(html), ["The ferry timetable changes on Monday", "Season tickets stay valid"],
+                   ["</p>"])

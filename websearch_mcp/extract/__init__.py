@@ -31,7 +31,24 @@ def parse_html(html: str) -> lxml.html.HtmlElement:
     """Parse a page leniently (never raises on garbage)."""
     tree = _parse(html)
     swallowed = _swallowed_by(tree, len(html))
-    return _parse(re.sub(f"<{swallowed}\\b[^>]*>", "", html, flags=re.IGNORECASE)) if swallowed else tree
+    if swallowed:
+        tree = _parse(re.sub(f"<{swallowed}\\b[^>]*>", "", html, flags=re.IGNORECASE))
+    if tree.find("body") is None:
+        _give_body(tree)
+    return tree
+
+
+_HEAD_ONLY = frozenset({"title", "meta", "link", "base", "style", "script", "noscript"})
+
+
+def _give_body(tree: lxml.html.HtmlElement) -> None:
+    """A page whose content the parser left in <head> (an unknown element came before any body
+    content, so no <body> was made): what is not head matter moves into a new <body>."""
+    head = tree.find("head")
+    content = [child for child in head if child.tag not in _HEAD_ONLY] if head is not None else []
+    if content:
+        body = lxml.etree.SubElement(tree, "body")
+        body.extend(content)
 
 
 # Elements whose content the parser reads as plain text: left unclosed (`<title>` with a broken end

@@ -31,6 +31,19 @@ _BLOCK_IN_CELL = etree.XPath(
     "self::ul or self::ol or self::h1 or self::h2 or self::h3 or self::h4 or self::blockquote or self::pre]])")
 
 
+# Elements that are inline in HTML; an element not named here or in BLOCK_TAGS (a custom element such
+# as <my-card>, an old or unknown tag) is a block when it holds blocks.
+INLINE_TAGS = frozenset({
+    "a", "abbr", "acronym", "b", "bdi", "bdo", "big", "br", "cite", "code", "data", "del", "dfn", "em", "font",
+    "i", "ins", "kbd", "mark", "nobr", "q", "s", "samp", "small", "span", "strike", "strong", "sub", "sup", "time",
+    "tt", "u", "var", "wbr", "label", "output", "ruby", "rt", "rp",
+})
+
+
+def _holds_blocks(element: HtmlElement) -> bool:
+    return any(isinstance(d.tag, str) and d.tag in BLOCK_TAGS for d in element.iterdescendants())
+
+
 def _inline_text(text: str) -> str:
     if "\n" not in text and "  " not in text and "\t" not in text and "\xa0" not in text and "\r" not in text:
         return text  # most fragments (rarer white space, such as U+2009, stays as it is): cheaper than the substitution
@@ -137,7 +150,7 @@ class MarkdownRenderer:
             tag = child.tag if isinstance(child.tag, str) else ""
             if not tag or tag in SKIP_TAGS:
                 pass
-            elif tag in BLOCK_TAGS:
+            elif tag in BLOCK_TAGS or (tag not in INLINE_TAGS and _holds_blocks(child)):
                 self.paragraph(parts)
                 self.render_block(child, tag)
             elif tag == "br":
