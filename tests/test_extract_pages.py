@@ -177,3 +177,10 @@ def test_unclosed_iframe_does_not_swallow_the_page():
             "</article></body></html>")
     assert_article(html_to_markdown(html), ["The ferry timetable changes on Monday", "Season tickets stay valid"],
                    ["</p>"])
+
+
+def test_a_short_section_of_an_article_split_into_sections_is_kept():
+    assert_article(markdown_of("article-in-sections.html"),
+                   ["The keepers' logs were never meant to be read", "a hundred and fifty years of small events",
+                    "The archive plans to put all of them online"],
+                   ["Archive Notes"])

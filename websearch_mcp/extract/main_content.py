@@ -36,6 +36,7 @@ SPREAD_BLOCKS = 4  # "many": at least this many children with points
 CLIMB_GAIN = 2.0
 SIBLING_MIN = 6.0
 SIBLING_SHARE = 0.15
+SIBLING_MIN_PEER = 3.0
 INLINE_TAGS = frozenset({"a", "b", "strong", "i", "em", "span", "font", "u", "small", "big", "sup", "sub",
                          "mark", "abbr", "cite", "q", "time", "code", "br", "s", "del", "ins"})
 # Paragraph-like elements: the usual tags, and containers that hold text directly or in inline children.
@@ -209,8 +210,12 @@ def _with_siblings(best: HtmlElement, scores: Scores) -> list[HtmlElement]:
     mine = scores.subtree.get(best, 0.0)
     threshold = max(min(SIBLING_MIN, mine * 0.5), mine * SIBLING_SHARE)
     chosen = []
+    signature = _signature(best)
     for sibling in parent:
-        if sibling is best or (scores.subtree.get(sibling, 0.0) >= threshold and link_density(sibling) < 0.3):
+        # a block of the same kind as the best one (the next part of an article split into sections)
+        # needs only some article text
+        enough = min(threshold, SIBLING_MIN_PEER) if _signature(sibling) == signature else threshold
+        if sibling is best or (scores.subtree.get(sibling, 0.0) >= enough and link_density(sibling) < 0.3):
             chosen.append(sibling)
     return _with_repeated_parents(parent, chosen, scores, threshold)
 
