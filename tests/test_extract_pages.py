@@ -184,3 +184,10 @@ def test_a_short_section_of_an_article_split_into_sections_is_kept():
                    ["The keepers' logs were never meant to be read", "a hundred and fifty years of small events",
                     "The archive plans to put all of them online"],
                    ["Archive Notes"])
+
+
+def test_headings_that_link_to_themselves_are_kept():
+    paragraph = "<p>" + "The z-score says how far a value lies from the mean, in standard deviations. " * 3 + "</p>"
+    html = (f"<html><body><article>{paragraph}<h2 id='part-two'><a href='#part-two'>Finding past anomalies</a></h2>"
+            f"{paragraph}<h3><a href='/other-post'>Read our other post</a></h3>{paragraph}</article></body></html>")
+    assert_article(html_to_markdown(html), ["## Finding past anomalies"], ["Read our other post"])

@@ -73,6 +73,7 @@ _PRUNE_CANDIDATES = ("div", "section", "aside", "ul", "ol", "table", "p", "span"
                      "h3", "h4", "header", "footer", "nav", "form", "dl")
 # The page's title (<h1>) comes with the metadata; a figure's caption is not the article's prose.
 _ALWAYS_DROP = frozenset({"figure", "figcaption", "h1", "nav", "form"})
+_HEADINGS = frozenset({"h2", "h3", "h4"})
 _LISTS = frozenset({"ul", "ol", "div", "section", "table", "dl", "aside", "h2", "h3", "h4"})
 # Labels of widgets that sit inside articles: "Advertisement", "Read more", "You may also like...".
 _NOISE = re.compile(
@@ -110,7 +111,8 @@ def _is_furniture(element: HtmlElement, total: int, runs: dict[tuple[HtmlElement
     if (kind.negative and not kind.positive and not _repeated_content(element, total, runs)) or (
             tag == "header" and size < total * 0.2):
         return True
-    if tag in _LISTS and link_density(element, text) > 0.5:
+    # a heading that links to itself (`<h2><a href="#part-2">`) is a heading, not a link to elsewhere
+    if tag in _LISTS and link_density(element, text, anchors=tag not in _HEADINGS) > 0.5:
         return True
     if tag == "p" and link_density(element, text) > 0.9:
         return True  # a paragraph that is one link: "Read more: ...", "See also ..."

@@ -12,14 +12,16 @@ def visible_length(text: str) -> int:
     return len(text) - text.count(" ") - text.count("\n") - text.count("\t") - text.count("\r")
 
 
-def linked_length(element: HtmlElement) -> int:
-    """Visible characters of an element's text that sit inside links."""
-    return sum(visible_length(a.text_content()) for a in element.iter("a"))
+def linked_length(element: HtmlElement, anchors: bool = True) -> int:
+    """Visible characters of an element's text that sit inside links (or only those that leave the page)."""
+    return sum(visible_length(a.text_content()) for a in element.iter("a")
+               if anchors or not (a.get("href") or "").startswith("#"))
 
 
-def link_density(element: HtmlElement, text: str | None = None) -> float:
-    """Share of an element's visible text that sits inside links (its text may be passed in)."""
-    linked = linked_length(element)
+def link_density(element: HtmlElement, text: str | None = None, anchors: bool = True) -> float:
+    """Share of an element's visible text that sits inside links (its text may be passed in); with
+    anchors False, links to a place on the same page (`#section`) do not count."""
+    linked = linked_length(element, anchors)
     if not linked:  # most paragraphs: no need to measure the text
         return 0.0
     size = visible_length(element.text_content() if text is None else text)
