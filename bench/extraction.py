@@ -1,37 +1,49 @@
-"""Extraction benchmark: quality (shingle F1, as the data set's own evaluate.py scores it) and speed.
+"""Extraction benchmark: quality and speed of websearch-mcp's extractor beside trafilatura and readability-lxml.
 
-Runs websearch-mcp's html_to_markdown side by side with trafilatura (include_comments=False),
-readability-lxml and an all-text baseline on ../shared/data/extraction-benchmark (or the folder
-in EXTRACTION_BENCHMARK). Our Markdown is scored twice: with Markdown syntax stripped, and raw.
+Every set of the development set (bench/devset.py builds it from public benchmarks; bench/DATASETS.md
+describes them) is scored with its own measure: CleanEval's word alignment (cleaneval.py) for the
+CleanEval-format sets, the 4-token-shingle F1 of the scrapinghub evaluate.py for the others. Our
+Markdown is scored with its syntax stripped. The extractors take turns page by page (in a rotating
+order), and speed is pages per CPU second (time.process_time), the best of EXTRACTION_PASSES passes.
+
+    python bench/extraction.py                          # every set, the three extractors
+    python bench/extraction.py --sets readability websearch-mcp trafilatura
 Comparators are benchmark dependencies only (`pip install '.[bench]'`).
 """
 
 from __future__ import annotations
 
-import gzip
-import json
+import argparse
 import os
 import re
 import sys
 import time
 from collections import Counter
 from collections.abc import Callable
+from difflib import SequenceMatcher
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-DATA = Path(os.environ.get("EXTRACTION_BENCHMARK", ROOT.parent / "shared" / "data" / "extraction-benchmark"))
+sys.path.insert(0, str(ROOT / "bench"))
+
+import devset  # noqa: E402  (bench/ is not a package)
 
 _TOKEN = re.compile(r"\w+", re.UNICODE | re.MULTILINE | re.IGNORECASE | re.DOTALL)
+PASSES = int(os.environ.get("EXTRACTION_PASSES", "2"))
+Score = tuple[float, float, float]  # per page: shingles (tp, fp, fn) normalised; cleaneval (P, R, F)
+
+
+# -- scoring ----------------------------------------------------------------------------------------
 
 
 def shingles(text: str, n: int = 4) -> Counter[tuple[str, ...]]:
-    """4-token shingles of a text, as the benchmark's evaluate.py counts them."""
+    """4-token shingles of a text, as the scrapinghub evaluate.py counts them."""
     tokens = _TOKEN.findall(text or "")
     return Counter(tuple(tokens[i:i + n]) for i in range(max(1, len(tokens) - n + 1)) if tokens[i:i + n])
 
 
-def page_scores(true: str, pred: str) -> tuple[float, float, float]:
+def page_scores(true: str, pred: str) -> Score:
     """Normalised (tp, fp, fn) of one page."""
     gold, guess = shingles(true), shingles(pred)
     tp = sum((gold & guess).values())
@@ -41,8 +53,8 @@ def page_scores(true: str, pred: str) -> tuple[float, float, float]:
     return (tp / total, fp / total, fn / total) if total else (0.0, 0.0, 0.0)
 
 
-def summarise(scores: list[tuple[float, float, float]]) -> tuple[float, float, float]:
-    """Precision and recall averaged over pages, and F1 of the two means."""
+def summarise(scores: list[Score]) -> Score:
+    """evaluate.py: precision and recall averaged over pages, and F1 of the two means."""
     def precision(tp: float, fp: float, fn: float) -> float:
         return 1.0 if fp == fn == 0 else 0.0 if tp == fp == 0 else tp / (tp + fp)
 
@@ -54,8 +66,37 @@ def summarise(scores: list[tuple[float, float, float]]) -> tuple[float, float, f
     return p, r, (2 * p * r / (p + r) if p + r else 0.0)
 
 
+_CONTROL = re.compile("[\x00-\x1f]+")
+_SPACE = re.compile(r"\s+")
+
+
+def cleaneval_scores(true: str, pred: str) -> Score:
+    """cleaneval.py (Stefan Evert, 2008) for one page: whitespace-delimited words of output and gold
+    aligned with difflib; (precision, recall, F) of the aligned words. The gold's segment marks
+    (<p>, <h>, <l>) are left out, since no extractor here writes them."""
+    def words(text: str) -> list[str]:
+        return _SPACE.split(_SPACE.sub(" ", _CONTROL.sub(" ", text)))
+
+    text_words, gold_words = words(pred), words(true)
+    tp = sum(block.size for block in SequenceMatcher(None, text_words, gold_words).get_matching_blocks())
+    precision = tp / max(1, len(text_words))
+    recall = tp / max(1, len(gold_words))
+    return precision, recall, (2 * precision * recall / (precision + recall) if precision + recall else 0.0)
+
+
+def summarise_cleaneval(scores: list[Score]) -> Score:
+    """cleaneval.py -s: precision, recall and F averaged over pages (macro-averaged)."""
+    count = max(1, len(scores))
+    return tuple(sum(s[i] for s in scores) / count for i in range(3))  # type: ignore[return-value]
+
+
+SCORING: dict[str, tuple[str, Callable[[str, str], Score], Callable[[list[Score]], Score]]] = {
+    "shingles": ("shingle F1 (scrapinghub evaluate.py)", page_scores, summarise),
+    "cleaneval": ("word alignment (cleaneval.py, macro)", cleaneval_scores, summarise_cleaneval),
+}
+
 _MD_LINK = re.compile(r"!?\[([^\]]*)\]\([^)]*\)")
-_MD_MARKS = re.compile(r"^(?:#{1,6} |> ?|\s*(?:[-*+]|\d+\.) |\|)|[*_`]+|\|", re.MULTILINE)
+_MD_MARKS = re.compile(r"^(?:#{1,6} |> ?|\s*(?:[-*+]|\d+\.) |\|)|[*_`]+|~~|\|", re.MULTILINE)
 
 
 def strip_markdown(markdown: str) -> str:
@@ -65,33 +106,26 @@ def strip_markdown(markdown: str) -> str:
     return _MD_MARKS.sub(" ", text)
 
 
-def load_pages(limit: int | None = None) -> list[tuple[str, str, str, str]]:
-    """(id, html, url, gold text) for each page."""
-    truth = json.loads((DATA / "ground-truth.json").read_text(encoding="utf-8"))
-    pages = []
-    for key in sorted(truth)[:limit]:
-        html = gzip.decompress((DATA / "html" / f"{key}.html.gz").read_bytes()).decode("utf-8")
-        pages.append((key, html, truth[key]["url"], truth[key]["articleBody"]))
-    return pages
+# -- extractors -------------------------------------------------------------------------------------
 
 
 def ours(html: str, url: str) -> str:
     from websearch_mcp.extract import html_to_markdown
 
-    return html_to_markdown(html, url)
+    return strip_markdown(html_to_markdown(html, url or None))
 
 
 def trafilatura_text(html: str, url: str) -> str:
     import trafilatura
 
-    return trafilatura.extract(html, url=url, include_comments=False) or ""
+    return trafilatura.extract(html, url=url or None, include_comments=False) or ""
 
 
 def readability_text(html: str, url: str) -> str:
     import lxml.html
     from readability import Document
 
-    summary = Document(html, url=url).summary(html_partial=True)
+    summary = Document(html, url=url or None).summary(html_partial=True)
     return lxml.html.fromstring(summary).text_content() if summary.strip() else ""
 
 
@@ -106,55 +140,125 @@ def all_text(html: str, url: str) -> str:
 
 EXTRACTORS: dict[str, Callable[[str, str], str]] = {
     "websearch-mcp": ours, "trafilatura": trafilatura_text, "readability-lxml": readability_text,
-    "all text": all_text,
+    "all-text": all_text,
 }
+DEFAULT = ["websearch-mcp", "trafilatura", "readability-lxml"]
 
 
-PASSES = int(os.environ.get("EXTRACTION_PASSES", "2"))
+def _safe(name: str, html: str, url: str) -> str:
+    try:
+        return EXTRACTORS[name](html, url)
+    except Exception as err:  # a comparator that fails on a page scores an empty output there
+        print(f"    {name} failed: {type(err).__name__}: {err}", file=sys.stderr)
+        return ""
 
 
-def run_all(names: list[str], pages: list[tuple[str, str, str, str]]) -> tuple[dict[str, list[str]], dict[str, float]]:
-    """Every extractor's outputs, and its pages per second. The extractors take turns page by page
-    (in a rotating order), so a slow spell of the machine costs them all alike; each extractor's
-    time is the best of PASSES passes."""
+def run_all(names: list[str], pages: list[devset.Page]) -> tuple[dict[str, list[str]], dict[str, float]]:
+    """Every extractor's outputs, and its pages per CPU second (best of PASSES passes)."""
     outputs: dict[str, list[str]] = {name: [] for name in names}
     best = dict.fromkeys(names, float("inf"))
     for name in names:
-        EXTRACTORS[name](pages[0][1], pages[0][2])  # warm-up: imports, caches
+        _safe(name, pages[0].html, pages[0].url)  # warm-up: imports, caches
     for run in range(PASSES):
         spent = dict.fromkeys(names, 0.0)
-        for index, (_, html, url, _) in enumerate(pages):
+        for index, page in enumerate(pages):
             shift = index % len(names)
             for name in names[shift:] + names[:shift]:
-                started = time.perf_counter()
-                text = EXTRACTORS[name](html, url)
-                spent[name] += time.perf_counter() - started
+                started = time.process_time()
+                text = _safe(name, page.html, page.url)
+                spent[name] += time.process_time() - started
                 if run == 0:
                     outputs[name].append(text)
         for name in names:
             best[name] = min(best[name], spent[name])
-    return outputs, {name: len(pages) / best[name] for name in names}
+    return outputs, {name: len(pages) / max(best[name], 1e-9) for name in names}
 
 
-def main() -> None:
-    names = sys.argv[1:] or list(EXTRACTORS)
-    pages = load_pages(int(os.environ["EXTRACTION_LIMIT"]) if os.environ.get("EXTRACTION_LIMIT") else None)
-    print(f"extraction: {len(pages)} pages from {DATA}")
-    print(f"  {'extractor':<28} {'precision':>9} {'recall':>7} {'F1':>6} {'pages/s':>8}")
-    all_outputs, speeds = run_all(names, pages)
-    for name in names:
-        outputs, speed = all_outputs[name], speeds[name]
-        variants = [(name, outputs)]
-        if name == "websearch-mcp":
-            variants = [(f"{name} (Markdown stripped)", [strip_markdown(o) for o in outputs]),
-                        (f"{name} (raw Markdown)", outputs)]
-        for label, texts in variants:
-            p, r, f1 = summarise([page_scores(gold, text) for (_, _, _, gold), text in zip(pages, texts, strict=True)])
-            print(f"  {label:<28} {p:9.3f} {r:7.3f} {f1:6.3f} {speed:8.1f}")
-    if "websearch-mcp" in speeds and "trafilatura" in speeds:
-        print(f"  speed: websearch-mcp is {speeds['websearch-mcp'] / speeds['trafilatura']:.1f}x trafilatura "
-              "(target >= 3x, F1 >= trafilatura's)")
+# -- the report -------------------------------------------------------------------------------------
+
+
+def is_empty(truth: str, text: str) -> bool:
+    """An output with no word for a page whose ground truth has some."""
+    return bool(_TOKEN.search(truth)) and not _TOKEN.search(text)
+
+
+class Result:
+    """One extractor's scores on a group of pages."""
+
+    def __init__(self, scoring: str, pages: list[devset.Page], texts: list[str]) -> None:
+        _, score, summary = SCORING[scoring]
+        self.count = len(pages)
+        self.p, self.r, self.f1 = summary([score(page.truth, text) for page, text in zip(pages, texts, strict=True)])
+        self.empty = sum(is_empty(page.truth, text) for page, text in zip(pages, texts, strict=True))
+
+    def short(self) -> str:
+        return f"{self.p:.3f} {self.r:.3f} {self.f1:.3f} {self.empty:>2}"
+
+
+def _groups(name: str, pages: list[devset.Page]) -> list[tuple[str, list[int]]]:
+    """Row labels and page indexes: each page type, then the two halves of the split."""
+    groups: dict[str, list[int]] = {}
+    for index, page in enumerate(pages):
+        groups.setdefault(f"type {page.type or 'other'}", []).append(index)
+    ordered = sorted(groups.items(), key=lambda item: -len(item[1]))
+    for half in ("dev", "check"):
+        ordered.append((f"{half} half", [i for i, page in enumerate(pages) if page.half(name) == half]))
+    return [(label, indexes) for label, indexes in ordered if indexes]
+
+
+def report(name: str, pages: list[devset.Page], scoring: str, names: list[str]) -> dict[str, Result]:
+    """Run the extractors on one set and print its table; returns the overall results."""
+    dataset = next(d for d in devset.SETS if d.name == name)
+    print(f"\n{name}: {len(pages)} pages from {dataset.source.describe()}; scored by {SCORING[scoring][0]}")
+    outputs, speeds = run_all(names, pages)
+    print(f"  {'extractor':<18} {'precision':>9} {'recall':>7} {'F1':>6} {'empty':>6} {'pages/CPU-s':>12}")
+    results = {}
+    for extractor in names:
+        result = results[extractor] = Result(scoring, pages, outputs[extractor])
+        print(f"  {extractor:<18} {result.p:9.3f} {result.r:7.3f} {result.f1:6.3f} {result.empty:6d} "
+              f"{speeds[extractor]:12.1f}")
+    print(f"  {'P R F1 empty by':<22}" + "".join(f"{extractor:<22}" for extractor in names))
+    for label, indexes in _groups(name, pages):
+        subset = [pages[i] for i in indexes]
+        cells = [Result(scoring, subset, [outputs[e][i] for i in indexes]).short() for e in names]
+        print(f"  {label + f' ({len(indexes)})':<22}" + "".join(f"{cell:<22}" for cell in cells))
+    _goal(results, speeds)
+    return results
+
+
+def _goal(results: dict[str, Result], speeds: dict[str, float]) -> None:
+    if "websearch-mcp" not in results or "trafilatura" not in results:
+        return
+    ours_, theirs = results["websearch-mcp"], results["trafilatura"]
+    checks = [f"F1 {ours_.f1 - theirs.f1:+.3f} against trafilatura", f"recall {ours_.r:.3f} (goal >= 0.93)",
+              f"{ours_.empty} empty", f"{speeds['websearch-mcp'] / speeds['trafilatura']:.1f}x trafilatura's speed"]
+    met = ours_.f1 >= theirs.f1 and ours_.r >= 0.93 and not ours_.empty
+    print(f"  goal {'met' if met else 'NOT met'}: " + ", ".join(checks))
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
+    parser.add_argument("extractors", nargs="*", help=f"of {', '.join(EXTRACTORS)} (default: {' '.join(DEFAULT)})")
+    parser.add_argument("--sets", nargs="+", choices=[d.name for d in devset.SETS], help="default: every set")
+    parser.add_argument("--limit", type=int, help="the first N pages of each set")
+    args = parser.parse_args()
+    unknown = set(args.extractors) - set(EXTRACTORS)
+    if unknown:
+        parser.error(f"unknown extractor {', '.join(sorted(unknown))}")
+    found, problems = devset.load_available(args.sets)
+    for problem in problems:
+        print(f"extraction benchmark: set {problem}", file=sys.stderr)
+    if not found:
+        print("extraction benchmark skipped: no data set is available. The sets are built from public snapshots\n"
+              f"found under {devset.SNAPSHOTS} (WEBSEARCH_BENCH_SNAPSHOTS) and the scrapinghub copy in\n"
+              f"{devset.SCRAPINGHUB} (EXTRACTION_BENCHMARK); see bench/DATASETS.md.")
+        return 0
+    names = args.extractors or DEFAULT
+    for dataset in devset.SETS:
+        if dataset.name in found:
+            report(dataset.name, found[dataset.name][:args.limit], dataset.scoring, names)
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

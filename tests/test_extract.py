@@ -114,3 +114,11 @@ def test_garbage_never_raises(html):
 
 def test_page_without_paragraphs_falls_back_to_the_body():
     assert html_to_markdown("<html><body><div>Just a short note.</div></body></html>") == "Just a short note."
+
+
+def test_spaces_at_the_edges_of_a_link_stay_outside_it():
+    html = ("<article><p>The <a href='/web'>Web site </a>serves readers, and<a href='/mail'> our desk</a> answers "
+            "them; write to the newsroom with questions.</p></article>")
+    markdown = html_to_markdown(html, "https://example.org/")
+    assert "The [Web site](https://example.org/web) serves readers, and [our desk](https://example.org/mail) answers" \
+        in markdown

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import lxml.html
 
 from websearch_mcp.extract.clean import drop_junk, prune
@@ -27,6 +29,43 @@ class ExtractedPage:
 
 def parse_html(html: str) -> lxml.html.HtmlElement:
     """Parse a page leniently (never raises on garbage)."""
+    tree = _parse(html)
+    swallowed = _swallowed_by(tree, len(html))
+    if swallowed:
+        tree = _parse(re.sub(f"<{swallowed}\\b[^>]*>", "", html, flags=re.IGNORECASE))
+    if tree.find("body") is None:
+        _give_body(tree)
+    return tree
+
+
+_HEAD_ONLY = frozenset({"title", "meta", "link", "base", "style", "script", "noscript"})
+
+
+def _give_body(tree: lxml.html.HtmlElement) -> None:
+    """A page whose content the parser left in <head> (an unknown element came before any body
+    content, so no <body> was made): what is not head matter moves into a new <body>."""
+    head = tree.find("head")
+    content = [child for child in head if child.tag not in _HEAD_ONLY] if head is not None else []
+    if content:
+        body = lxml.etree.SubElement(tree, "body")
+        body.extend(content)
+
+
+# Elements whose content the parser reads as plain text: left unclosed (`<title>` with a broken end
+# tag, `<iframe>` without one), they swallow the rest of the page as a string.
+_RAW_TEXT = ("title", "textarea", "iframe", "xmp")
+
+
+def _swallowed_by(tree: lxml.html.HtmlElement, size: int) -> str:
+    """The raw-text element that holds much of the page's markup as text, if one does."""
+    for element in tree.iter(*_RAW_TEXT):
+        text = element.text or ""
+        if len(text) > max(300, size // 4) and "<" in text:
+            return str(element.tag)
+    return ""
+
+
+def _parse(html: str) -> lxml.html.HtmlElement:
     text = html if html.strip() else "<html></html>"
     try:
         return lxml.html.document_fromstring(text, parser=_PARSER)
@@ -46,7 +85,25 @@ def extract_page(html: str, url: str | None = None) -> ExtractedPage:
     elements = main_elements(tree)
     for element in elements:
         prune(element)
-    return ExtractedPage(render_all(elements, url), metadata)
+    markdown = render_all(elements, url)
+    if not _WORD.search(markdown):
+        markdown = _unpruned(html, url)
+    return ExtractedPage(markdown, metadata)
+
+
+_WORD = re.compile(r"\w")
+
+
+def _unpruned(html: str, url: str | None) -> str:
+    """When pruning left nothing (a short article beside long comments, an odd page), the chosen
+    content as it is, or failing that the whole page's text: something rather than nothing."""
+    tree = parse_html(html)
+    drop_junk(tree)
+    markdown = render_all(main_elements(tree), url)
+    if _WORD.search(markdown):
+        return markdown
+    body = tree.find("body")
+    return render_all([body if body is not None else tree], url)
 
 
 def html_to_markdown(html: str, url: str | None = None) -> str:

@@ -1,10 +1,13 @@
-"""Removes what is never content, and names what is page furniture by its class or id."""
+"""Removes what is never content, and prunes page furniture from the chosen content."""
 
 from __future__ import annotations
 
 import re
 
 from lxml import etree
+
+from websearch_mcp.extract.labels import kind_of
+from websearch_mcp.extract.text import link_density
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -14,62 +17,68 @@ JUNK_TAGS = ("script", "style", "noscript", "template", "svg", "canvas", "iframe
              "button", "input", "select", "textarea", "label", "dialog", "link", "meta", "map", "audio",
              "video", "picture", "source", "img")
 
-_EDGE = r"(?:^|[\s_-])"
-_END = r"(?:$|[\s_-])"
-# Class or id words of page furniture; each match costs a candidate 25 points.
-NEGATIVE = re.compile(
-    _EDGE + r"(?:comments?|commentlist|disqus|share|sharing|social|related|recommend\w*|newsletter|subscribe\w*|"
-    r"signup|promo\w*|advert\w*|ads?|adslot|sponsor\w*|sidebar|widget|breadcrumbs?|cookie\w*|consent|gdpr|"
-    r"popup|modal|banner|outbrain|taboola|tags?|keywords|more-stories|trending|popular|byline|author|"
-    r"toolbar|pagination|pager|nav|navbar|navigation|menu|masthead|footer|header|skip|hidden|caption|"
-    r"credit|shoutbox|skyscraper|shopping|footnote|meta|contact|combx|rating|reply|respond)" + _END,
-    re.IGNORECASE)
-# Class or id words of the article itself; each match earns a candidate 25 points.
-POSITIVE = re.compile(
-    _EDGE + r"(?:article\w*|story\w*|entry\w*|hentry|h-entry|post|post-?content|post-?body|content|"
-    r"body|main|text|prose|blog|page|articlebody|article-?body|story-?body|entry-content)" + _END,
-    re.IGNORECASE)
-STRONG_NEGATIVE = re.compile(r"comment|disqus|respond|reply", re.IGNORECASE)
-
-
-_MAYBE_HIDDEN = etree.XPath("//body//*[@hidden or @aria-hidden or @style]")
+# The attributes rather than the elements: the same search in half the time of an element predicate.
+_MAYBE_HIDDEN = etree.XPath("//body//@hidden | //body//@aria-hidden | //body//@style")
+# A <noscript> with this much text is content (the page's no-JavaScript copy, or the rest of the page
+# that an unclosed <noscript> swallowed), not a tracking pixel or a "please enable JavaScript" note.
+NOSCRIPT_CONTENT = 200
+# A hidden element holding this share of the page's text is a wrapper that broken markup closed around
+# the article (a browser's HTML5 parser would not have); removing it would remove the article.
+HIDDEN_WRAPPER_SHARE = 0.3
 
 
 def drop_junk(tree: HtmlElement) -> None:
-    """Remove scripts, styles, embedded media, images and form controls, keeping text that follows them."""
+    """Remove scripts, styles, embedded media, images, form controls and hidden elements, keeping text
+    that follows them, and content that sits in <noscript> or inside a hidden wrapper."""
+    for noscript in tree.iter("noscript"):
+        if len(noscript.text_content().strip()) >= NOSCRIPT_CONTENT:
+            noscript.tag = "div"
     etree.strip_elements(tree, *JUNK_TAGS, etree.Comment, etree.ProcessingInstruction, with_tail=False)
-    for element in _MAYBE_HIDDEN(tree):
-        style = element.get("style")
-        hidden = (element.get("hidden") is not None or element.get("aria-hidden") == "true"
-                  or (style is not None and "display:none" in style.replace(" ", "").lower()))
-        if hidden and element.getparent() is not None:
-            element.drop_tree()
+    hidden = list(dict.fromkeys(a.getparent() for a in _MAYBE_HIDDEN(tree) if _is_hidden(a.getparent())))
+    if not hidden:
+        return
+    body = tree.find("body")
+    total = len(body.text_content()) if body is not None else 0
+    for element in hidden:
+        if element.getparent() is not None and len(element.text_content()) < total * HIDDEN_WRAPPER_SHARE:
+            drop(element)
 
 
-def class_weight(element: HtmlElement) -> float:
-    """Points for what an element's class and id say it is."""
-    label = f"{element.get('class', '')} {element.get('id', '')}"
-    if len(label) < 2:
-        return 0.0
-    weight = 0.0
-    if NEGATIVE.search(label):
-        weight -= 25.0
-        if STRONG_NEGATIVE.search(label):
-            weight -= 25.0
-    if POSITIVE.search(label):
-        weight += 25.0
-    if element.get("itemprop") == "articleBody":
-        weight += 50.0
-    return weight
+_CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ufffe\uffff]")
+
+
+def drop(element: HtmlElement) -> None:
+    """Remove an element and its content, keeping the text that follows it."""
+    try:
+        element.drop_tree()
+    except ValueError:
+        # libxml2 keeps characters XML forbids in text nodes, and lxml refuses to join such a tail to
+        # the text before it: clean both, then drop (checked here, not on every page, for speed)
+        element.tail = _CONTROL.sub("", element.tail or "")
+        previous, parent = element.getprevious(), element.getparent()
+        if previous is not None:
+            previous.tail = _CONTROL.sub("", previous.tail or "")
+        elif parent is not None:
+            parent.text = _CONTROL.sub("", parent.text or "")
+        element.drop_tree()
+
+
+def _is_hidden(element: HtmlElement) -> bool:
+    style = element.get("style")
+    return (element.get("hidden") is not None or element.get("aria-hidden") == "true"
+            or (style is not None and "display:none" in style.replace(" ", "").lower()))
 
 
 _PRUNE_CANDIDATES = ("div", "section", "aside", "ul", "ol", "table", "p", "span", "figure", "figcaption", "h1", "h2",
                      "h3", "h4", "header", "footer", "nav", "form", "dl")
+# The page's title (<h1>) comes with the metadata; a figure's caption is not the article's prose.
 _ALWAYS_DROP = frozenset({"figure", "figcaption", "h1", "nav", "form"})
-_LISTS = frozenset({"ul", "ol", "div", "section", "table", "dl", "aside", "p", "h2", "h3", "h4"})
+_HEADINGS = frozenset({"h2", "h3", "h4"})
+_LISTS = frozenset({"ul", "ol", "div", "section", "table", "dl", "aside", "h2", "h3", "h4"})
 # Labels of widgets that sit inside articles: "Advertisement", "Read more", "You may also like...".
 _NOISE = re.compile(
-    r"^(?:advert\w*|ad|sponsored( content)?|story continues below( advertisement)?|continue reading\w*|read more\w*|"
+    r"^(?:advert\w*|ad|sponsored( content)?|story continues below( advertisement)?|"
+    r"continue reading( the main story)?|read more\w*|"
     r"related( articles| stories| content| posts)?|share( this( article| story)?)?|you (may|might) also like\w*|"
     r"don'?t miss|see more|more from \w+|more stories|tags?|topics|previous post|next post|report (an )?error|"
     r"top videos?|recommended( for you)?|this slideshow requires javascript|click (here|to) \w+|"
@@ -82,23 +91,31 @@ _BYLINE = re.compile(r"^(?:by|posted by|written by|author:?)\s+\S", re.IGNORECAS
 def prune(root: HtmlElement) -> None:
     """Inside the chosen content, remove furniture: captions, titles, link lists, labelled widgets."""
     total = len(root.text_content()) or 1
+    runs: dict[tuple[HtmlElement, str], bool] = {}
     for element in list(root.iter(*_PRUNE_CANDIDATES)):  # one pass, in document order
-        if element is not root and _is_furniture(element, total):
-            element.drop_tree()
+        if element is not root and _is_furniture(element, total, runs):
+            drop(element)
 
 
-def _is_furniture(element: HtmlElement, total: int) -> bool:
+def _is_furniture(element: HtmlElement, total: int, runs: dict[tuple[HtmlElement, str], bool]) -> bool:
+    text = element.text_content()
+    size = len(text)
+    kind = kind_of(element)
+    if kind.comments:
+        return True  # comments go however long they are
+    if size >= total * 0.4:
+        return False  # whatever its name says, an element holding this much of the text is the article
     tag = element.tag
     if tag in _ALWAYS_DROP:
         return True
-    text = element.text_content()
-    size = len(text)
-    if size >= total * 0.4:
-        return False
-    if class_weight(element) < 0 or (tag == "header" and size < total * 0.2):
+    if (kind.negative and not kind.positive and not _repeated_content(element, total, runs)) or (
+            tag == "header" and size < total * 0.2):
         return True
-    if tag in _LISTS and _link_heavy(element, size):
+    # a heading that links to itself (`<h2><a href="#part-2">`) is a heading, not a link to elsewhere
+    if tag in _LISTS and link_density(element, text, anchors=tag not in _HEADINGS) > 0.5:
         return True
+    if tag == "p" and link_density(element, text) > 0.9:
+        return True  # a paragraph that is one link: "Read more: ...", "See also ..."
     if size < 120:
         line = " ".join(text.split()).rstrip(":.…! ")
         if _NOISE.match(line) or (size < 60 and _BYLINE.match(line)):
@@ -108,8 +125,23 @@ def _is_furniture(element: HtmlElement, total: int) -> bool:
     return False
 
 
-def _link_heavy(element: HtmlElement, size: int) -> bool:
-    if not size:
-        return False
-    linked = sum(len(a.text_content()) for a in element.iter("a"))
-    return linked / size > 0.5
+def _repeated_content(element: HtmlElement, total: int, runs: dict[tuple[HtmlElement, str], bool]) -> bool:
+    """Part of a run of three or more sibling blocks of the same kind (the element, or the block that
+    holds it) that together hold much of the text: a slideshow's captions or a ticker's entries are
+    the article, whatever their class says."""
+    for block in (element, element.getparent()):
+        parent = block.getparent() if block is not None else None
+        if parent is None:
+            continue
+        signature = _signature(block)
+        key = (parent, signature)
+        if key not in runs:
+            peers = [sibling for sibling in parent if _signature(sibling) == signature]
+            runs[key] = len(peers) >= 3 and sum(len(peer.text_content()) for peer in peers) >= total * 0.4
+        if runs[key]:
+            return True
+    return False
+
+
+def _signature(element: HtmlElement) -> str:
+    return f"{element.tag} {(element.get('class') or '').split(' ', 1)[0]}"

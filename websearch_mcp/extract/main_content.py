@@ -1,10 +1,11 @@
 """Finds the elements that hold a page's main content, by where its paragraphs' text concentrates.
 
-Each paragraph earns points for its length and commas. Two tallies are kept: readability's
-(a paragraph credits its parent fully and its grandparent half, plus what class and id say), which
-picks the best container; and the points of every paragraph under each element, discounted inside
-furniture such as comments and sidebars, which decides how far up from that container the article
-reaches and which of its siblings belong to it.
+Each paragraph earns points for its length and commas, less the share of its text in links. Two
+tallies are kept: readability's (a paragraph credits its parent fully and its grandparent half, plus
+what class and id say), which picks the best container; and the points of every paragraph under each
+element, discounted inside furniture such as comments and sidebars, which lets a container of many
+small blocks compete, and decides how far up from the best container the article reaches and which
+of its siblings belong to it.
 """
 
 from __future__ import annotations
@@ -13,38 +14,41 @@ import heapq
 
 from lxml import etree
 
-from websearch_mcp.extract.clean import STRONG_NEGATIVE, class_weight
+from websearch_mcp.extract.labels import class_weight, kind_of
+from websearch_mcp.extract.text import link_density
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from lxml.html import HtmlElement
 
-MIN_PARAGRAPH = 40
+MIN_PARAGRAPH = 25
 CANDIDATES = 15
 SUBTREE_DEPTH = 10
+# A container earns this share of the points of every paragraph below it (up to SUBTREE_DEPTH levels
+# down) when they are spread over its children rather than held by one. So an article spread over
+# many small blocks (a live ticker, a slideshow, recipe steps, one component per paragraph) outscores
+# a single teaser, while a wrapper around an ordinary article would need more than three times the
+# article's points to outscore it.
+SPREAD_CREDIT = 0.3
+SPREAD_TOP = 0.5  # "held by one": a child holding more than this share
+SPREAD_BLOCKS = 4  # "many": at least this many children with points
 
 CLIMB_GAIN = 2.0
 SIBLING_MIN = 6.0
 SIBLING_SHARE = 0.15
+SIBLING_MIN_PEER = 3.0
 INLINE_TAGS = frozenset({"a", "b", "strong", "i", "em", "span", "font", "u", "small", "big", "sup", "sub",
                          "mark", "abbr", "cite", "q", "time", "code", "br", "s", "del", "ins"})
 # Paragraph-like elements: the usual tags, and containers that hold text directly or in inline children.
+_HOLDERS = ("div", "section", "article", "font", "span", "li")
 _PARAGRAPHS = etree.XPath(
     "//body//p | //body//pre | //body//td | //body//dd | //body//blockquote[not(p)] | "
-    "//body//*[self::div or self::section or self::article or self::font or self::span or self::li]"
-    "[text()[normalize-space()] or span or font or b or strong or em or i or a]"
-    "[not(p) or text()[string-length(normalize-space()) > 100]]")
+    + " | ".join(f"//body//{tag}[text()[normalize-space()] or span or font or b or strong or em or i or a]"
+                 "[not(p) or text()[string-length(normalize-space()) > 100]]" for tag in _HOLDERS)
+    + " | //body[text()[string-length(normalize-space()) > 40]]")  # one name test per tag: faster than self::
 _NO_TEXT = frozenset({"html", "body"})
+_NO_CREDIT = frozenset({"html"})  # text directly under <body> (old pages) makes <body> the container
 _PARAGRAPH_TAGS = frozenset({"p", "pre", "td", "dd", "blockquote"})
-
-
-def link_density(element: HtmlElement) -> float:
-    """Share of an element's text that sits inside links."""
-    text = len(element.text_content())
-    if not text:
-        return 0.0
-    linked = sum(len(a.text_content()) for a in element.iter("a"))
-    return min(1.0, linked / text)
 
 
 def _own_text_length(element: HtmlElement) -> int:
@@ -60,31 +64,40 @@ def _own_text_length(element: HtmlElement) -> int:
 class Scores:
     """Both tallies for one page."""
 
-    def __init__(self) -> None:
+    def __init__(self, root: HtmlElement) -> None:
+        self.holds_main = {ancestor for main in root.iter("main") for ancestor in main.iterancestors()}
         self.readability: dict[HtmlElement, float] = {}
         self.paragraphs: dict[HtmlElement, int] = {}
         self.subtree: dict[HtmlElement, float] = {}
-        self.prose: dict[HtmlElement, float] = {}  # characters of (discounted) paragraph text below
-        self._factor: dict[HtmlElement, float] = {}
+        self.factors: dict[HtmlElement, float] = {}  # context factors found so far
         self._final: dict[HtmlElement, float] = {}
 
     def context_factor(self, element: HtmlElement) -> float:
         """How much a paragraph inside this element still counts (comments: nothing)."""
-        factor = self._factor.get(element)
+        factor = self.factors.get(element)
         if factor is None:
-            label = f"{element.get('class', '')} {element.get('id', '')}"
-            if len(label) < 3:
-                factor = 1.0
-            elif STRONG_NEGATIVE.search(label):
-                factor = 0.0
-            else:
-                factor = 0.3 if class_weight(element) < 0 else 1.0
-            self._factor[element] = factor
+            kind = kind_of(element)
+            factor = 0.0 if kind.comments else 0.3 if kind.negative and not kind.positive else 1.0
+            if factor < 1.0 and element in self.holds_main:
+                factor = 1.0  # broken markup closed furniture (a menu, a hidden toolbar) around the article
+            self.factors[element] = factor
         return factor
 
+    def base(self, element: HtmlElement) -> float:
+        """Readability's score, or, for a container whose paragraph points are spread over its children
+        (no child holds most of them), a share of all those points, whichever is more."""
+        own = self.readability.get(element, 0.0)
+        below = self.subtree.get(element, 0.0)
+        if SPREAD_CREDIT * below <= own:
+            return own
+        shares = [self.subtree.get(child, 0.0) for child in element]
+        if sum(1 for share in shares if share) < SPREAD_BLOCKS or max(shares) > below * SPREAD_TOP:
+            return own
+        return SPREAD_CREDIT * below
+
     def weighted(self, element: HtmlElement) -> float:
-        """Readability score plus what class and id say (for containers of paragraphs)."""
-        score = self.readability.get(element, 0.0)
+        """The base score plus what class and id say (for containers of paragraphs)."""
+        score = self.base(element)
         if self.paragraphs.get(element, 0) >= 2 or element.get("itemprop") == "articleBody":
             score += class_weight(element) + (10.0 if element.tag in ("article", "main") else 0.0)
         return score
@@ -105,36 +118,42 @@ class Scores:
 
 def score_paragraphs(root: HtmlElement) -> Scores:
     """Tally every paragraph of the page."""
-    scores = Scores()
+    scores = Scores(root)
     readability = scores.readability
     subtree = scores.subtree
-    prose = scores.prose
+    factors, context_factor = scores.factors, scores.context_factor
     for paragraph in _PARAGRAPHS(root):
-        text = paragraph.text_content()
-        if len(text) < MIN_PARAGRAPH:  # its own text can only be shorter: most candidates end here
-            continue
         holds_text = paragraph.tag not in _PARAGRAPH_TAGS
-        length = _own_text_length(paragraph) if holds_text else len(text.strip())
-        if length < MIN_PARAGRAPH:
-            continue
-        points = 1.0 + text.count(",") + min(length / 100.0, 3.0)
+        if holds_text:  # its own text first: it is cheaper than the whole subtree's, and mostly too short
+            length = _own_text_length(paragraph)
+            if length < MIN_PARAGRAPH:
+                continue
+            text = paragraph.text_content()
+        else:
+            text = paragraph.text_content()
+            length = len(text.strip())
+            if length < MIN_PARAGRAPH:
+                continue
+        # text in links (menus, teaser lists, lists of names) is not prose: only the rest earns points
+        points = (1.0 + text.count(",") + min(length / 100.0, 3.0)) * (1.0 - link_density(paragraph, text))
         parent = paragraph.getparent()
         credited = [(paragraph, 1.0), (parent, 1.0)] if holds_text else [(parent, 1.0)]
         last = credited[-1][0]
         credited.append((last.getparent() if last is not None else None, 0.5))
         for ancestor, share in credited:
-            if ancestor is None or ancestor.tag in _NO_TEXT:
+            if ancestor is None or ancestor.tag in _NO_CREDIT:
                 break
             readability[ancestor] = readability.get(ancestor, 0.0) + points * share
             scores.paragraphs[ancestor] = scores.paragraphs.get(ancestor, 0) + 1
-        factor = scores.context_factor(paragraph)
+        factor = context_factor(paragraph)
         element = paragraph if holds_text else parent
         for _ in range(SUBTREE_DEPTH):  # the climb never goes further up than this
-            if element is None or element.tag in _NO_TEXT or not factor:
+            if element is None or element.tag in _NO_CREDIT or not factor:
                 break
-            factor *= scores.context_factor(element) if element is not paragraph else 1.0
+            if element is not paragraph:
+                own = factors.get(element)
+                factor *= own if own is not None else context_factor(element)
             subtree[element] = subtree.get(element, 0.0) + points * factor
-            prose[element] = prose.get(element, 0.0) + length * factor
             element = element.getparent()
     return scores
 
@@ -143,7 +162,7 @@ def _climb(best: HtmlElement, scores: Scores) -> HtmlElement:
     """Move up through wrappers, and while the parent holds much more article text, few links."""
     while True:
         parent = best.getparent()
-        if parent is None or parent.tag in _NO_TEXT:
+        if parent is None or parent.tag in _NO_CREDIT:
             return best
         if len(parent) == 1:
             best = parent
@@ -155,6 +174,20 @@ def _climb(best: HtmlElement, scores: Scores) -> HtmlElement:
         best = parent
 
 
+def _best(ranked: list[HtmlElement], scores: Scores) -> HtmlElement:
+    """The candidate with the best final score. A final score is never above a non-negative weighted
+    one, so the candidates (best weighted first) are only scored until none can win."""
+    best, top = ranked[0], float("-inf")
+    for candidate in ranked:
+        weighted = scores.weighted(candidate)
+        if 0 <= weighted <= top:
+            break
+        final = scores.final(candidate)
+        if final > top:
+            best, top = candidate, final
+    return best
+
+
 def main_elements(root: HtmlElement) -> list[HtmlElement]:
     """The best container and those of its siblings that look like more of the same article."""
     scores = score_paragraphs(root)
@@ -162,18 +195,27 @@ def main_elements(root: HtmlElement) -> list[HtmlElement]:
         body = root.find("body")
         return [body if body is not None else root]
     # class weights move a score by 85 at most: only the best raw scores can end up on top
-    raw = heapq.nlargest(CANDIDATES * 3, scores.readability, key=scores.readability.__getitem__)
+    raw = heapq.nlargest(CANDIDATES * 3, scores.readability.keys() | scores.subtree.keys(), key=scores.base)
     ranked = heapq.nlargest(CANDIDATES, raw, key=scores.weighted)
-    best = max(ranked, key=scores.final)
+    best = _best(ranked, scores)
     best = _climb(best, scores)
+    return _with_siblings(best, scores)
+
+
+def _with_siblings(best: HtmlElement, scores: Scores) -> list[HtmlElement]:
+    """The best container and those of its siblings that hold enough article text, few links."""
     parent = best.getparent()
     if parent is None or parent.tag == "html":
         return [best]
     mine = scores.subtree.get(best, 0.0)
     threshold = max(min(SIBLING_MIN, mine * 0.5), mine * SIBLING_SHARE)
     chosen = []
+    signature = _signature(best)
     for sibling in parent:
-        if sibling is best or (scores.subtree.get(sibling, 0.0) >= threshold and link_density(sibling) < 0.3):
+        # a block of the same kind as the best one (the next part of an article split into sections)
+        # needs only some article text
+        enough = min(threshold, SIBLING_MIN_PEER) if _signature(sibling) == signature else threshold
+        if sibling is best or (scores.subtree.get(sibling, 0.0) >= enough and link_density(sibling) < 0.3):
             chosen.append(sibling)
     return _with_repeated_parents(parent, chosen, scores, threshold)
 

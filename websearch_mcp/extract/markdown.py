@@ -6,6 +6,8 @@ from __future__ import annotations
 import re
 from urllib.parse import urljoin
 
+from lxml import etree
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from lxml.html import HtmlElement
@@ -22,9 +24,29 @@ HEADINGS = {"h1": "# ", "h2": "## ", "h3": "### ", "h4": "#### ", "h5": "##### "
 _SPACES = re.compile(r"\s+")
 _LINE_START = re.compile(r"^([#>+-]|\d+[.)])(?=\s)")
 _LANGUAGE = re.compile(r"(?:lang(?:uage)?-)([\w+#-]+)")
+_ROWS = etree.XPath("./tr | ./thead/tr | ./tbody/tr | ./tfoot/tr")
+# A cell that holds several paragraphs, a list, a heading or another table belongs to a layout table.
+_BLOCK_IN_CELL = etree.XPath(
+    "boolean((./tr | ./*/tr | .)/*[self::td or self::th][count(.//p | .//div) > 1 or .//*[self::table or "
+    "self::ul or self::ol or self::h1 or self::h2 or self::h3 or self::h4 or self::blockquote or self::pre]])")
+
+
+# Elements that are inline in HTML; an element not named here or in BLOCK_TAGS (a custom element such
+# as <my-card>, an old or unknown tag) is a block when it holds blocks.
+INLINE_TAGS = frozenset({
+    "a", "abbr", "acronym", "b", "bdi", "bdo", "big", "br", "cite", "code", "data", "del", "dfn", "em", "font",
+    "i", "ins", "kbd", "mark", "nobr", "q", "s", "samp", "small", "span", "strike", "strong", "sub", "sup", "time",
+    "tt", "u", "var", "wbr", "label", "output", "ruby", "rt", "rp",
+})
+
+
+def _holds_blocks(element: HtmlElement) -> bool:
+    return any(isinstance(d.tag, str) and d.tag in BLOCK_TAGS for d in element.iterdescendants())
 
 
 def _inline_text(text: str) -> str:
+    if "\n" not in text and "  " not in text and "\t" not in text and "\xa0" not in text and "\r" not in text:
+        return text  # most fragments (rarer white space, such as U+2009, stays as it is): cheaper than the substitution
     return _SPACES.sub(" ", text)
 
 
@@ -66,16 +88,20 @@ class MarkdownRenderer:
         if tag == "a":
             inner: list[str] = []
             self.inline(element, inner)
-            text = "".join(inner).strip()
+            raw = "".join(inner)
+            text = raw.strip()
             href = (element.get("href") or "").strip()
+            # spaces at the edges of the link text stay outside the brackets: `<a>site </a>serves`
+            lead = " " if raw[:1].isspace() else ""
+            trail = " " if raw[-1:].isspace() else ""
             if text and href and not href.startswith(("#", "javascript:", "mailto:")):
                 if self.base_url:
                     href = urljoin(self.base_url, href)
                 label = text.replace("]", "\\]")
                 target = href.replace(" ", "%20").replace(")", "%29")
-                parts.append(f"[{label}]({target})")
+                parts.append(f"{lead}[{label}]({target}){trail}")
             else:
-                parts.append(text)
+                parts.append(f"{lead}{text}{trail}")
         elif tag in ("strong", "b"):
             self._wrap(element, "**", parts)
         elif tag in ("em", "i", "cite"):
@@ -124,7 +150,7 @@ class MarkdownRenderer:
             tag = child.tag if isinstance(child.tag, str) else ""
             if not tag or tag in SKIP_TAGS:
                 pass
-            elif tag in BLOCK_TAGS:
+            elif tag in BLOCK_TAGS or (tag not in INLINE_TAGS and _holds_blocks(child)):
                 self.paragraph(parts)
                 self.render_block(child, tag)
             elif tag == "br":
@@ -198,26 +224,25 @@ class MarkdownRenderer:
         return _inline_text("".join(parts)).strip(), sublists
 
     def table(self, element: HtmlElement) -> None:
-        """A GFM table; layout tables with a single column become paragraphs."""
-        rows = []
-        for row in element.iter("tr"):
+        """A GFM table; layout tables (cells holding blocks, one column, or no rows) become blocks."""
+        rows = [[cell for cell in row if cell.tag in ("td", "th")] for row in _ROWS(element)]
+        width = max((len(r) for r in rows), default=0)
+        if width < 2 or _BLOCK_IN_CELL(element):
+            self.block(element)
+            return
+        texts = []
+        for row in rows:
             cells = []
             for cell in row:
-                if cell.tag in ("td", "th"):
-                    parts: list[str] = []
-                    self.inline(cell, parts)
-                    cells.append(_inline_text("".join(parts)).strip().replace("|", "\\|"))
+                parts: list[str] = []
+                self.inline(cell, parts)
+                cells.append(_inline_text("".join(parts)).strip().replace("|", "\\|"))
             if any(cells):
-                rows.append(cells)
-        if not rows:
-            return
-        width = max(len(r) for r in rows)
-        if width == 1:
-            self.blocks.extend(r[0] for r in rows if r[0])
-            return
-        lines = ["| " + " | ".join(r + [""] * (width - len(r))) + " |" for r in rows]
-        lines.insert(1, "|" + " --- |" * width)
-        self.blocks.append("\n".join(lines))
+                texts.append(cells + [""] * (width - len(cells)))
+        if texts:
+            lines = ["| " + " | ".join(r) + " |" for r in texts]
+            lines.insert(1, "|" + " --- |" * width)
+            self.blocks.append("\n".join(lines))
 
 
 def render_all(elements: list[HtmlElement], base_url: str | None = None) -> str:

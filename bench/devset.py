@@ -1,0 +1,448 @@
+"""The extraction development set: public benchmarks with ground truth, built from their snapshots.
+
+Each set is read from a pinned commit of a public repository (a bare git snapshot or a clone) or, for
+the scrapinghub set, from a folder. Every source file is checked against bench/devset-manifest.sha256,
+and each set is normalised to pages of (id, html, ground-truth text, url, page type) in a cache
+folder outside the repository (WEBSEARCH_BENCH_CACHE, default ~/.cache/websearch-mcp-bench/devset).
+None of the data is committed or shipped: bench/DATASETS.md lists the sources, licences and scoring.
+
+    python bench/devset.py                    # build (or check) every set whose snapshot is present
+    python bench/devset.py --write-manifest   # record the checksums (after reviewing a new source)
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import hashlib
+import html as html_lib
+import json
+import os
+import re
+import subprocess
+import sys
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+MANIFEST = ROOT / "bench" / "devset-manifest.sha256"
+SNAPSHOTS = Path(os.environ.get("WEBSEARCH_BENCH_SNAPSHOTS", ROOT.parent / ".mirror"))
+CACHE = Path(os.environ.get("WEBSEARCH_BENCH_CACHE", Path.home() / ".cache" / "websearch-mcp-bench" / "devset"))
+SCRAPINGHUB = Path(os.environ.get("EXTRACTION_BENCHMARK", ROOT.parent / "shared" / "data" / "extraction-benchmark"))
+FORMAT = 2  # bump when the normalisation changes, so caches are rebuilt
+
+
+@dataclass
+class Page:
+    """One page of a set: its HTML and the text a perfect extractor would return."""
+
+    id: str
+    html: str
+    truth: str
+    url: str = ""
+    type: str = ""
+
+    def half(self, name: str) -> str:
+        """'dev' or 'check': a fixed split of every set into two halves, by a hash of the page id."""
+        return "dev" if hashlib.sha256(f"{name}/{self.id}".encode()).digest()[0] % 2 == 0 else "check"
+
+
+class MissingSource(Exception):
+    """A set's snapshot or folder is not where it is expected."""
+
+
+# -- reading sources --------------------------------------------------------------------------------
+
+
+class GitSource:
+    """Files of one commit of a git repository (bare snapshot or clone), read without a work tree."""
+
+    def __init__(self, repo: str, commit: str, env: str) -> None:
+        self.repo, self.commit, self.env = repo, commit, env
+        default = SNAPSHOTS / repo.replace("/", "+") / "repo"
+        path = Path(os.environ.get(env, default))
+        self.git_dir = path / ".git" if (path / ".git").exists() else path
+
+    def describe(self) -> str:
+        return f"github.com/{self.repo} @ {self.commit[:12]}"
+
+    def check(self) -> None:
+        if not self.git_dir.exists():
+            raise MissingSource(
+                f"no snapshot of github.com/{self.repo} at {self.git_dir}.\n"
+                f"    Get one with `git clone --bare https://github.com/{self.repo} {self.git_dir}`\n"
+                f"    (or the search tool's fetch github:{self.repo}), or set {self.env} to a clone of it.")
+        done = subprocess.run(["git", "--git-dir", str(self.git_dir), "cat-file", "-e", f"{self.commit}^{{commit}}"],
+                              capture_output=True)
+        if done.returncode:
+            raise MissingSource(f"{self.git_dir} does not hold commit {self.commit} of github.com/{self.repo}; "
+                                "fetch that commit into it.")
+
+    def files(self, prefix: str) -> dict[str, str]:
+        """Path -> blob id of every file under prefix."""
+        listing = subprocess.run(["git", "--git-dir", str(self.git_dir), "ls-tree", "-r", "-z", self.commit, "--",
+                                  prefix], capture_output=True, check=True).stdout
+        found = {}
+        for entry in listing.split(b"\0"):
+            if entry:
+                meta, path = entry.split(b"\t", 1)
+                found[path.decode()] = meta.split()[2].decode()
+        return found
+
+    def read(self, paths: dict[str, str]) -> Iterator[tuple[str, bytes]]:
+        """(path, bytes) for each of paths (path -> blob id), in one `git cat-file --batch`."""
+        with subprocess.Popen(["git", "--git-dir", str(self.git_dir), "cat-file", "--batch"],
+                              stdin=subprocess.PIPE, stdout=subprocess.PIPE) as process:
+            assert process.stdin is not None and process.stdout is not None
+            for path, blob in paths.items():
+                process.stdin.write(blob.encode() + b"\n")
+                process.stdin.flush()
+                size = int(process.stdout.readline().split()[2])
+                data = process.stdout.read(size)
+                process.stdout.read(1)
+                yield path, data
+            process.stdin.close()
+
+
+class FolderSource:
+    """Files of a plain folder (the scrapinghub copy in ../shared/data)."""
+
+    def __init__(self, path: Path, origin: str, env: str) -> None:
+        self.path, self.origin, self.env = path, origin, env
+
+    def describe(self) -> str:
+        commit = self.path / "UPSTREAM_COMMIT"
+        return f"{self.origin} @ {commit.read_text().strip()[:12]}" if commit.exists() else str(self.path)
+
+    def check(self) -> None:
+        if not (self.path / "ground-truth.json").exists():
+            raise MissingSource(f"no {self.origin} copy at {self.path}.\n"
+                                f"    Copy the repository's html/ and ground-truth.json there, or set {self.env}.")
+
+    def files(self, prefix: str) -> dict[str, str]:
+        base = self.path / prefix
+        if base.is_file():
+            return {prefix: str(base)}
+        return {str(p.relative_to(self.path)): str(p) for p in sorted(base.rglob("*")) if p.is_file()}
+
+    def read(self, paths: dict[str, str]) -> Iterator[tuple[str, bytes]]:
+        for path, full in paths.items():
+            yield path, Path(full).read_bytes()
+
+
+# -- text helpers -----------------------------------------------------------------------------------
+
+_CHARSET = re.compile(rb"""<meta[^>]+charset\s*=\s*["']?\s*([\w:.-]+)|encoding=["']([\w:.-]+)""", re.IGNORECASE)
+_WHATWG = {"iso-8859-1": "cp1252", "latin1": "cp1252", "latin-1": "cp1252", "us-ascii": "cp1252",
+           "ascii": "cp1252", "x-sjis": "shift_jis", "gb2312": "gb18030", "gbk": "gb18030"}
+
+
+def decode(data: bytes) -> str:
+    """Text of a file: UTF-8 when it is valid UTF-8, else the charset the page declares, else windows-1252."""
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return data.decode("utf-16", "replace")
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        pass
+    found = _CHARSET.search(data[:8192])
+    if found:
+        name = (found.group(1) or found.group(2)).decode("ascii", "replace").lower()
+        try:
+            return data.decode(_WHATWG.get(name, name), "replace")
+        except LookupError:
+            pass
+    return data.decode("cp1252", "replace")
+
+
+def html_text(markup: str) -> str:
+    """The text of an HTML fragment, one line per block."""
+    import lxml.html
+
+    tree = lxml.html.fromstring(markup or "<div></div>")
+    for element in tree.iter("p", "div", "li", "h1", "h2", "h3", "h4", "h5", "h6", "tr", "br", "pre", "blockquote"):
+        element.tail = "\n" + (element.tail or "")
+    return tree.text_content()
+
+
+_CANONICAL = re.compile(r"""<(?:link[^>]+rel=["']canonical["'][^>]+href|meta[^>]+property=["']og:url["'][^>]+content)"""
+                        r"""=["']([^"']+)""", re.IGNORECASE)
+
+
+def page_url(markup: str) -> str:
+    """The page's own URL when it names one (canonical link or og:url)."""
+    found = _CANONICAL.search(markup[:200_000])
+    return found.group(1) if found else ""
+
+
+_TYPES = [
+    ("forum", r"forum|thread|viewtopic|showtopic|/board|discussion|/t/\d"),
+    ("shop", r"/product|/shop|store\.|/store/|/item|/buy|catalog|/dp/"),
+    ("recipe", r"recipe"),
+    ("docs/wiki", r"wiki|/docs?/|manual|documentation|reference|/faq"),
+    ("blog", r"blog|wordpress|typepad|livejournal|medium\.com|tumblr|/~"),
+    ("news", r"news|/article|/story|/stories|/politics|/sport|/world/|/business|/\d{4}/\d{1,2}/"),
+]
+
+
+def page_type(url: str) -> str:
+    """A page type guessed from its URL (documented in bench/DATASETS.md), or 'other'."""
+    for name, pattern in _TYPES:
+        if re.search(pattern, url, re.IGNORECASE):
+            return name
+    return "other"
+
+
+# -- the sets ---------------------------------------------------------------------------------------
+
+Files = Iterator[tuple[str, bytes]]
+Source = GitSource | FolderSource
+Read = Callable[[dict[str, str]], Files]  # path -> blob id in, (path, bytes) out, checksums checked
+Reader = Callable[[Source, Read], Iterator[Page]]
+
+
+def _pairs(source: Source, read: Read, inputs: str, truths: str,
+           truth_name: Callable[[str], str]) -> Iterator[tuple[str, str, bytes, bytes]]:
+    """(id, input path, input bytes, truth bytes) for each input file that has a ground-truth file."""
+    listed_inputs, listed_truths = source.files(inputs), source.files(truths)
+    wanted: dict[str, str] = {}
+    for path in sorted(listed_inputs):
+        name = path.rsplit("/", 1)[-1]
+        if name.startswith(".") or f"{truths}/{truth_name(name)}" not in listed_truths:
+            continue
+        wanted[path] = listed_inputs[path]
+        wanted[f"{truths}/{truth_name(name)}"] = listed_truths[f"{truths}/{truth_name(name)}"]
+    data = dict(read(wanted))
+    for path in wanted:
+        if path.startswith(inputs + "/"):
+            name = path.rsplit("/", 1)[-1]
+            yield name.rsplit(".", 1)[0], path, data[path], data[f"{truths}/{truth_name(name)}"]
+
+
+def read_scrapinghub(source: Source, read: Read) -> Iterator[Page]:
+    """181 news and blog articles; ground truth is the articleBody of ground-truth.json."""
+    data = dict(read(source.files("html") | source.files("ground-truth.json")))
+    truth = json.loads(data["ground-truth.json"])
+    for key in sorted(truth):
+        html = gzip.decompress(data[f"html/{key}.html.gz"]).decode("utf-8")
+        yield Page(key, html, truth[key]["articleBody"], truth[key]["url"], "article")
+
+
+def read_readability(source: Source, read: Read) -> Iterator[Page]:
+    """Mozilla Readability's test pages; ground truth is the text of expected.html."""
+    pages = source.files("test/test-pages")
+    listed = {p: b for p, b in pages.items() if p.endswith(("/source.html", "/expected.html"))}
+    data = dict(read(listed))
+    for path in sorted(data):
+        if path.endswith("/source.html"):
+            name = path.split("/")[-2]
+            html = decode(data[path])
+            truth = html_text(decode(data[path.replace("source.html", "expected.html")]))
+            yield Page(name, html, truth, "", page_type(name))
+
+
+_SEGMENT_MARKS = re.compile(r"<[phl]>", re.IGNORECASE)
+_URL_LINE = re.compile(r"^\s*URL:?\s*(\S*).*$", re.MULTILINE)
+_TEXT_WRAPPER = re.compile(r"^\s*<text [^>]*>|</text>\s*$", re.IGNORECASE)
+
+
+def _cleaneval_page(name: str, html: bytes, gold: bytes) -> Page:
+    """A CleanEval-format page: the input wrapped in <text id=URL>, the gold with a URL line and <p>/<h>/<l>."""
+    text = decode(gold)
+    found = _URL_LINE.search(text[:2000])
+    url = found.group(1) if found else ""
+    truth = html_lib.unescape(_SEGMENT_MARKS.sub("\n", _URL_LINE.sub("", text, count=1)))
+    markup = _TEXT_WRAPPER.sub("", decode(html))
+    return Page(name, markup, truth, url, page_type(url))
+
+
+def read_cleanportaleval(source: Source, read: Read) -> Iterator[Page]:
+    """71 pages of 4 news and blog portals, CleanEval format."""
+    for name, _, html, gold in _pairs(source, read, "input", "GoldStandard", lambda n: n.rsplit(".", 1)[0] + ".txt"):
+        yield _cleaneval_page(name, html, gold)
+
+
+def read_cleaneval(source: Source, read: Read) -> Iterator[Page]:
+    """CleanEval 2007 (development and final sets): varied English pages, CleanEval format."""
+    for part in ("cleaneval-dev", "cleaneval-final"):
+        for name, _, html, gold in _pairs(source, read, f"{part}/input", f"{part}/GoldStandard",
+                                          lambda n: n.rsplit(".", 1)[0] + ".txt"):
+            yield _cleaneval_page(f"{part.split('-')[1]}-{name}", html, gold)
+
+
+_COMMENTS = "!@#$%^&*()  COMMENTS"
+
+
+def read_dragnet(source: Source, read: Read) -> Iterator[Page]:
+    """Dragnet's 2012 pages (news, blogs and more); the article is the corrected text before its comments."""
+    for name, _, html, gold in _pairs(source, read, "dragnet_data/input", "dragnet_data/GoldStandard",
+                                      lambda n: n.rsplit(".", 1)[0] + ".txt"):
+        markup = decode(html)
+        truth = decode(gold).split(_COMMENTS)[0]
+        url = page_url(markup)
+        yield Page(name, markup, truth, url, page_type(url))
+
+
+_L3S = "L3S-GN1-20100130203947-00001"
+
+
+def read_l3s(source: Source, read: Read) -> Iterator[Page]:
+    """L3S-GN1: 621 Google News articles; ground truth is the text labelled headline or full text."""
+    import lxml.html
+
+    data = dict(read(source.files(f"{_L3S}/url-mapping.txt")))
+    urls = dict(line.split("\t", 1) for line in decode(data[f"{_L3S}/url-mapping.txt"]).splitlines() if "\t" in line)
+    for name, _, html, annotated in _pairs(source, read, f"{_L3S}/original", f"{_L3S}/annotated", lambda n: n):
+        tree = lxml.html.fromstring(decode(annotated))
+        spans = tree.xpath("//span[@class='x-nc-sel1' or @class='x-nc-sel2']"
+                           "[not(ancestor::span[@class='x-nc-sel1' or @class='x-nc-sel2'])]")
+        truth = "\n".join(span.text_content() for span in spans)
+        url = urls.get(f"<urn:uuid:{name}>", "").strip()
+        yield Page(name, decode(html), truth, url, "news")
+
+
+@dataclass
+class DataSet:
+    """One benchmark: where it comes from, how to read it and how it is scored."""
+
+    name: str
+    source: Source
+    reader: Reader
+    scoring: str  # "shingles" (the scrapinghub evaluate.py) or "cleaneval" (cleaneval.py word alignment)
+
+
+SETS = [
+    DataSet("scrapinghub", FolderSource(SCRAPINGHUB, "github.com/scrapinghub/article-extraction-benchmark",
+                                        "EXTRACTION_BENCHMARK"), read_scrapinghub, "shingles"),
+    DataSet("readability", GitSource("mozilla/readability", "ab4027a8b37669745016869a37a504727992b2ba",
+                                     "WEBSEARCH_BENCH_READABILITY"), read_readability, "shingles"),
+    DataSet("cleanportaleval", GitSource("ppke-nlpg/CleanPortalEval", "517726d64d8ded8846bf27ae2808853b1cd0ffe8",
+                                         "WEBSEARCH_BENCH_CLEANPORTALEVAL"), read_cleanportaleval, "cleaneval"),
+    DataSet("cleaneval", GitSource("j-szulc/html-cleaning-dataset-merged", "46e01a04b47051838a228bf23631430b2c9de375",
+                                   "WEBSEARCH_BENCH_MERGED"), read_cleaneval, "cleaneval"),
+    DataSet("dragnet", GitSource("j-szulc/html-cleaning-dataset-merged", "46e01a04b47051838a228bf23631430b2c9de375",
+                                 "WEBSEARCH_BENCH_MERGED"), read_dragnet, "shingles"),
+    DataSet("l3s-gn1", GitSource("geodrome/page-signal", "186d8153b3d111f84865ddc180600a9cbe35ac7f",
+                                 "WEBSEARCH_BENCH_L3S"), read_l3s, "shingles"),
+]
+
+
+# -- checksums and the cache ------------------------------------------------------------------------
+
+
+def read_manifest() -> dict[str, str]:
+    """'set/path' -> sha256 of every source file, as committed."""
+    if not MANIFEST.exists():
+        return {}
+    entries = (line.split("  ", 1) for line in MANIFEST.read_text(encoding="utf-8").splitlines() if line.strip())
+    return {path: digest for digest, path in entries}
+
+
+class ChecksumError(Exception):
+    """A source file differs from the one the manifest records."""
+
+
+def _checked(dataset: DataSet, expected: dict[str, str], seen: dict[str, str], strict: bool) -> Read:
+    """The source's read(), hashing every file and comparing it with the manifest on the way."""
+    def read(paths: dict[str, str]) -> Files:
+        for path, data in dataset.source.read(paths):
+            digest = hashlib.sha256(data).hexdigest()
+            key = f"{dataset.name}/{path}"
+            seen[key] = digest
+            if strict and expected.get(key) != digest:
+                problem = "is not in the manifest" if key not in expected else "has another sha256 than recorded"
+                raise ChecksumError(f"{key} {problem} ({MANIFEST.name}); the source is not the pinned one.")
+            yield path, data
+    return read
+
+
+def build(dataset: DataSet, manifest: dict[str, str], strict: bool = True) -> tuple[list[Page], dict[str, str]]:
+    """Read and normalise a set from its source, checking every file; returns pages and checksums."""
+    dataset.source.check()
+    seen: dict[str, str] = {}
+    pages = list(dataset.reader(dataset.source, _checked(dataset, manifest, seen, strict)))
+    if strict:
+        missing = [key for key in manifest if key.startswith(dataset.name + "/") and key not in seen]
+        if missing:
+            raise ChecksumError(f"{len(missing)} files of the manifest were not found, e.g. {missing[0]}")
+    return pages, seen
+
+
+def _manifest_digest(name: str, manifest: dict[str, str]) -> str:
+    lines = sorted(f"{d}  {p}" for p, d in manifest.items() if p.startswith(name + "/"))
+    return hashlib.sha256(f"{FORMAT}\n{chr(10).join(lines)}".encode()).hexdigest()
+
+
+def load(dataset: DataSet, manifest: dict[str, str] | None = None) -> list[Page]:
+    """The set's pages: from the cache when it was built from the same checked files, else built now."""
+    manifest = read_manifest() if manifest is None else manifest
+    folder = CACHE / dataset.name
+    digest = _manifest_digest(dataset.name, manifest)
+    info = folder / "info.json"
+    if info.exists() and json.loads(info.read_text()).get("manifest") == digest:
+        with gzip.open(folder / "pages.jsonl.gz", "rt", encoding="utf-8") as lines:
+            return [Page(**json.loads(line)) for line in lines]
+    if not any(key.startswith(dataset.name + "/") for key in manifest):
+        raise ChecksumError(f"{MANIFEST.name} records no files of {dataset.name}; run bench/devset.py "
+                            "--write-manifest after reviewing the source.")
+    pages, _ = build(dataset, manifest)
+    folder.mkdir(parents=True, exist_ok=True)
+    with gzip.open(folder / "pages.jsonl.gz", "wt", encoding="utf-8") as out:
+        for page in pages:
+            out.write(json.dumps(page.__dict__, ensure_ascii=False) + "\n")
+    info.write_text(json.dumps({"manifest": digest, "source": dataset.source.describe(), "pages": len(pages)}))
+    return pages
+
+
+def load_available(names: list[str] | None = None) -> tuple[dict[str, list[Page]], list[str]]:
+    """Pages of every set that can be had, and a message for each that cannot."""
+    manifest = read_manifest()
+    found: dict[str, list[Page]] = {}
+    problems = []
+    for dataset in SETS:
+        if names and dataset.name not in names:
+            continue
+        try:
+            found[dataset.name] = load(dataset, manifest)
+        except (MissingSource, ChecksumError) as err:
+            problems.append(f"{dataset.name}: {err}")
+    return found, problems
+
+
+def write_manifest(names: list[str] | None) -> None:
+    """Record the sha256 of every source file of the sets (others keep their entries)."""
+    manifest = read_manifest()
+    for dataset in SETS:
+        if names and dataset.name not in names:
+            continue
+        try:
+            pages, seen = build(dataset, {}, strict=False)
+        except MissingSource as err:
+            print(f"{dataset.name}: {err}", file=sys.stderr)
+            continue
+        manifest = {k: v for k, v in manifest.items() if not k.startswith(dataset.name + "/")} | seen
+        print(f"{dataset.name}: {len(seen)} files, {len(pages)} pages from {dataset.source.describe()}")
+    MANIFEST.write_text("".join(f"{d}  {p}\n" for p, d in sorted(manifest.items())), encoding="utf-8")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
+    parser.add_argument("--sets", help="comma-separated set names (default: all)")
+    parser.add_argument("--write-manifest", action="store_true", help="record the checksums of the sources")
+    args = parser.parse_args()
+    names = args.sets.split(",") if args.sets else None
+    if args.write_manifest:
+        write_manifest(names)
+        return 0
+    found, problems = load_available(names)
+    for name, pages in found.items():
+        halves = sum(1 for p in pages if p.half(name) == "dev")
+        print(f"{name}: {len(pages)} pages ({halves} dev, {len(pages) - halves} check) in {CACHE / name}")
+    for problem in problems:
+        print(problem, file=sys.stderr)
+    return 0 if found else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,87 @@
+"""What an element's class and id words say it is: article, furniture, comments, or hidden."""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from lxml.html import HtmlElement
+
+_EDGE = r"(?:^|[\s_-])"
+_END = r"(?:$|[\s_-])"
+# Words of page furniture; each costs a candidate 25 points.
+NEGATIVE = re.compile(
+    _EDGE + r"(?:comments?|commentlist|disqus|share|sharing|social|related|recommend\w*|newsletter|subscribe\w*|"
+    r"signup|promo\w*|advert\w*|ads?|adslot|sponsor\w*|sidebar|widget|breadcrumbs?|cookie\w*|consent|gdpr|"
+    r"popup|modal|banner|outbrain|taboola|tags?|keywords|more-stories|trending|popular|byline|author|"
+    r"toolbar|pagination|pager|nav|navbar|navigation|menu|masthead|footer|header|skip|caption|"
+    r"credit|shoutbox|skyscraper|shopping|footnote|meta|contact|combx|rating|reply|respond)" + _END,
+    re.IGNORECASE)
+# Words of the article itself; each earns a candidate 25 points.
+POSITIVE = re.compile(
+    _EDGE + r"(?:article\w*|story\w*|entry\w*|hentry|h-entry|post|post-?content|post-?body|content|"
+    r"body|main|text|prose|blog|page|articlebody|article-?body|story-?body|entry-content)" + _END,
+    re.IGNORECASE)
+# Comment sections: nothing inside them is the article ("commentary" and "responsive" are not comments).
+COMMENTS = re.compile(r"comment(?!ary|ator)|disqus|" + _EDGE + r"(?:respond|reply|replies)" + _END, re.IGNORECASE)
+# Class words that hide an element (`hidden` alone; `overflow-hidden` or `hidden-xs` do not).
+_HIDING = frozenset({"hidden", "hide", "d-none", "is-hidden", "invisible", "display-none"})
+# `hidden md:block` (Tailwind) or `d-none d-lg-block` (Bootstrap): hidden on small screens only.
+_SHOWN_WIDE = re.compile(r"(?:^|\s)(?:\w+:(?:block|flex|grid|inline|table)|d-\w+-(?:block|flex|grid|inline|table))",
+                         re.IGNORECASE)
+# A first word that makes a class a state or layout switch ("has-sidebar", "no-comments",
+# "overflow-hidden", "feature_disablecomments"), or a last word that makes it one ("comments-open").
+_SWITCH_FIRST = frozenset({"has", "no", "with", "without", "is", "show", "hide", "overflow", "disable", "disabled",
+                           "enable", "enabled", "feature", "features", "one", "two", "three", "toggle", "js", "not",
+                           "allow", "highlight"})
+_SWITCH_LAST = frozenset({"open", "closed", "enabled", "disabled", "on", "off", "active", "visible", "count"})
+_WORDS = re.compile(r"[a-z0-9]+")
+
+
+class Kind:
+    """The verdict on one class-and-id label."""
+
+    __slots__ = ("comments", "hidden", "negative", "positive")
+
+    def __init__(self, negative: bool, comments: bool, positive: bool, hidden: bool) -> None:
+        self.negative, self.comments, self.positive, self.hidden = negative, comments, positive, hidden
+
+
+def _is_switch(token: str) -> bool:
+    """A state or layout switch, or an id made from a heading ("sharing-with-a-single-developer")."""
+    words = _WORDS.findall(token)
+    return not words or words[0] in _SWITCH_FIRST or words[-1] in _SWITCH_LAST or len(words) >= 5
+
+
+@lru_cache(maxsize=8192)
+def label_kind(label: str) -> Kind:
+    """What a `class id` label says (cached: pages repeat their labels)."""
+    lowered = label.lower()
+    tokens = lowered.split()
+    hidden = any(token in _HIDING for token in tokens) and not _SHOWN_WIDE.search(lowered)
+    words = " ".join(token for token in tokens if not _is_switch(token))
+    return Kind(negative=hidden or bool(NEGATIVE.search(words)), comments=bool(COMMENTS.search(words)),
+                positive=bool(POSITIVE.search(words)), hidden=hidden)
+
+
+_NEUTRAL = Kind(False, False, False, False)
+
+
+def kind_of(element: HtmlElement) -> Kind:
+    """What an element's class and id say it is."""
+    names, ident = element.get("class"), element.get("id")
+    if not names and not ident:
+        return _NEUTRAL
+    label = f"{names or ''} {ident or ''}"
+    return label_kind(label) if len(label) > 2 else _NEUTRAL
+
+
+def class_weight(element: HtmlElement) -> float:
+    """Points for what an element's class and id say it is."""
+    kind = kind_of(element)
+    weight = (-25.0 if kind.negative else 0.0) - (25.0 if kind.comments else 0.0) + (25.0 if kind.positive else 0.0)
+    if element.get("itemprop") == "articleBody":
+        weight += 50.0
+    return weight

@@ -1,0 +1,28 @@
+"""Text measures that ignore the indentation pages are full of: visible length and link density."""
+
+from __future__ import annotations
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from lxml.html import HtmlElement
+
+
+def visible_length(text: str) -> int:
+    """Characters of a text that are not spaces, tabs or line breaks."""
+    return len(text) - text.count(" ") - text.count("\n") - text.count("\t") - text.count("\r")
+
+
+def linked_length(element: HtmlElement, anchors: bool = True) -> int:
+    """Visible characters of an element's text that sit inside links (or only those that leave the page)."""
+    return sum(visible_length(a.text_content()) for a in element.iter("a")
+               if anchors or not (a.get("href") or "").startswith("#"))
+
+
+def link_density(element: HtmlElement, text: str | None = None, anchors: bool = True) -> float:
+    """Share of an element's visible text that sits inside links (its text may be passed in); with
+    anchors False, links to a place on the same page (`#section`) do not count."""
+    linked = linked_length(element, anchors)
+    if not linked:  # most paragraphs: no need to measure the text
+        return 0.0
+    size = visible_length(element.text_content() if text is None else text)
+    return min(1.0, linked / size) if size else 0.0
