@@ -122,8 +122,12 @@ def trafilatura_text(html: str, url: str) -> str:
 
 
 def readability_text(html: str, url: str) -> str:
+    import logging
+
     import lxml.html
     from readability import Document
+
+    logging.getLogger("readability").setLevel(logging.CRITICAL)  # it logs a traceback for each page it fails on
 
     summary = Document(html, url=url or None).summary(html_partial=True)
     return lxml.html.fromstring(summary).text_content() if summary.strip() else ""

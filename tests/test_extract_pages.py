@@ -191,3 +191,14 @@ def test_headings_that_link_to_themselves_are_kept():
     html = (f"<html><body><article>{paragraph}<h2 id='part-two'><a href='#part-two'>Finding past anomalies</a></h2>"
             f"{paragraph}<h3><a href='/other-post'>Read our other post</a></h3>{paragraph}</article></body></html>")
     assert_article(html_to_markdown(html), ["## Finding past anomalies"], ["Read our other post"])
+
+
+def test_escaped_markup_in_noscript_is_not_text():
+    markdown = markdown_of("noscript-markup-as-text.html")
+    assert_article(markdown, ["公衆無線LANの通信を暗号化", "利用者に知らせる"], ["<div", "<img", "beacon.example.jp"])
+
+
+def test_a_citation_list_is_never_the_article_but_stays_with_it():
+    assert_article(markdown_of("citation-list-outweighs-article.html"),
+                   ["A tide mill is a water mill", "several survive in Portugal", "Early tide mills: some problems"],
+                   ["Privacy"])

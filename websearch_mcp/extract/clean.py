@@ -30,7 +30,9 @@ HIDDEN_WRAPPER_SHARE = 0.3
 def drop_junk(tree: HtmlElement) -> None:
     """Remove scripts, styles, embedded media, images, form controls and hidden elements, keeping text
     that follows them, and content that sits in <noscript> or inside a hidden wrapper."""
-    for noscript in tree.iter("noscript"):
+    for noscript in list(tree.iter("noscript")):
+        if not len(noscript) and "<" in (noscript.text or ""):
+            _parse_as_markup(noscript)
         if len(noscript.text_content().strip()) >= NOSCRIPT_CONTENT:
             noscript.tag = "div"
     etree.strip_elements(tree, *JUNK_TAGS, etree.Comment, etree.ProcessingInstruction, with_tail=False)
@@ -42,6 +44,21 @@ def drop_junk(tree: HtmlElement) -> None:
     for element in hidden:
         if element.getparent() is not None and len(element.text_content()) < total * HIDDEN_WRAPPER_SHARE:
             drop(element)
+
+
+def _parse_as_markup(noscript: HtmlElement) -> None:
+    """A <noscript> the parser left as raw text (in <head>, for one) holds markup, not text: parse it,
+    so that a tracking pixel counts as the image it is and an article as its paragraphs."""
+    import lxml.html
+
+    try:
+        parts = lxml.html.fragments_fromstring(noscript.text or "")
+    except (etree.ParserError, ValueError):
+        return
+    noscript.text = parts.pop(0) if parts and isinstance(parts[0], str) else None
+    for part in parts:
+        if not isinstance(part, str):
+            noscript.append(part)
 
 
 _CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ufffe\uffff]")

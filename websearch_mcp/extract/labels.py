@@ -26,6 +26,10 @@ POSITIVE = re.compile(
     re.IGNORECASE)
 # Comment sections: nothing inside them is the article ("commentary" and "responsive" are not comments).
 COMMENTS = re.compile(r"comment(?!ary|ator)|disqus|" + _EDGE + r"(?:respond|reply|replies)" + _END, re.IGNORECASE)
+# Lists of citations (Wikipedia's `references`, `reflist`): part of the article around them, never the
+# article itself, however many entries they hold.
+CITATIONS = re.compile(_EDGE + r"(?:references|reflist|refbegin|citations|bibliography|endnotes)" + _END,
+                       re.IGNORECASE)
 # Class words that hide an element (`hidden` alone; `overflow-hidden` or `hidden-xs` do not).
 _HIDING = frozenset({"hidden", "hide", "d-none", "is-hidden", "invisible", "display-none"})
 # `hidden md:block` (Tailwind) or `d-none d-lg-block` (Bootstrap): hidden on small screens only.
@@ -43,10 +47,11 @@ _WORDS = re.compile(r"[a-z0-9]+")
 class Kind:
     """The verdict on one class-and-id label."""
 
-    __slots__ = ("comments", "hidden", "negative", "positive")
+    __slots__ = ("citations", "comments", "hidden", "negative", "positive")
 
-    def __init__(self, negative: bool, comments: bool, positive: bool, hidden: bool) -> None:
+    def __init__(self, negative: bool, comments: bool, positive: bool, hidden: bool, citations: bool = False) -> None:
         self.negative, self.comments, self.positive, self.hidden = negative, comments, positive, hidden
+        self.citations = citations
 
 
 def _is_switch(token: str) -> bool:
@@ -63,7 +68,7 @@ def label_kind(label: str) -> Kind:
     hidden = any(token in _HIDING for token in tokens) and not _SHOWN_WIDE.search(lowered)
     words = " ".join(token for token in tokens if not _is_switch(token))
     return Kind(negative=hidden or bool(NEGATIVE.search(words)), comments=bool(COMMENTS.search(words)),
-                positive=bool(POSITIVE.search(words)), hidden=hidden)
+                positive=bool(POSITIVE.search(words)), hidden=hidden, citations=bool(CITATIONS.search(words)))
 
 
 _NEUTRAL = Kind(False, False, False, False)

@@ -77,7 +77,7 @@ class Scores:
         factor = self.factors.get(element)
         if factor is None:
             kind = kind_of(element)
-            factor = 0.0 if kind.comments else 0.3 if kind.negative and not kind.positive else 1.0
+            factor = 0.0 if kind.comments or kind.citations else 0.3 if kind.negative and not kind.positive else 1.0
             if factor < 1.0 and element in self.holds_main:
                 factor = 1.0  # broken markup closed furniture (a menu, a hidden toolbar) around the article
             self.factors[element] = factor
@@ -96,7 +96,10 @@ class Scores:
         return SPREAD_CREDIT * below
 
     def weighted(self, element: HtmlElement) -> float:
-        """The base score plus what class and id say (for containers of paragraphs)."""
+        """The base score plus what class and id say (for containers of paragraphs); a list of citations
+        is never the article."""
+        if kind_of(element).citations:
+            return 0.0
         score = self.base(element)
         if self.paragraphs.get(element, 0) >= 2 or element.get("itemprop") == "articleBody":
             score += class_weight(element) + (10.0 if element.tag in ("article", "main") else 0.0)
