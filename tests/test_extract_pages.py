@@ -202,3 +202,9 @@ def test_a_citation_list_is_never_the_article_but_stays_with_it():
     assert_article(markdown_of("citation-list-outweighs-article.html"),
                    ["A tide mill is a water mill", "several survive in Portugal", "Early tide mills: some problems"],
                    ["Privacy"])
+
+
+def test_a_one_paragraph_article_beats_a_longer_comment_section():
+    assert_article(markdown_of("one-paragraph-and-comments.html"),
+                   ["The council voted seven to two"],
+                   ["pushchair", "Who pays for the upkeep", "blog7.example.net"])

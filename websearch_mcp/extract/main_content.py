@@ -140,14 +140,6 @@ def score_paragraphs(root: HtmlElement) -> Scores:
         # text in links (menus, teaser lists, lists of names) is not prose: only the rest earns points
         points = (1.0 + text.count(",") + min(length / 100.0, 3.0)) * (1.0 - link_density(paragraph, text))
         parent = paragraph.getparent()
-        credited = [(paragraph, 1.0), (parent, 1.0)] if holds_text else [(parent, 1.0)]
-        last = credited[-1][0]
-        credited.append((last.getparent() if last is not None else None, 0.5))
-        for ancestor, share in credited:
-            if ancestor is None or ancestor.tag in _NO_CREDIT:
-                break
-            readability[ancestor] = readability.get(ancestor, 0.0) + points * share
-            scores.paragraphs[ancestor] = scores.paragraphs.get(ancestor, 0) + 1
         factor = context_factor(paragraph)
         element = paragraph if holds_text else parent
         for _ in range(SUBTREE_DEPTH):  # the climb never goes further up than this
@@ -158,6 +150,16 @@ def score_paragraphs(root: HtmlElement) -> Scores:
                 factor *= own if own is not None else context_factor(element)
             subtree[element] = subtree.get(element, 0.0) + points * factor
             element = element.getparent()
+        if not factor:
+            continue  # inside a comment section or a list of citations: it makes no candidate of its own
+        credited = [(paragraph, 1.0), (parent, 1.0)] if holds_text else [(parent, 1.0)]
+        last = credited[-1][0]
+        credited.append((last.getparent() if last is not None else None, 0.5))
+        for ancestor, share in credited:
+            if ancestor is None or ancestor.tag in _NO_CREDIT:
+                break
+            readability[ancestor] = readability.get(ancestor, 0.0) + points * share
+            scores.paragraphs[ancestor] = scores.paragraphs.get(ancestor, 0) + 1
     return scores
 
 
