@@ -208,3 +208,12 @@ def test_a_one_paragraph_article_beats_a_longer_comment_section():
     assert_article(markdown_of("one-paragraph-and-comments.html"),
                    ["The council voted seven to two"],
                    ["pushchair", "Who pays for the upkeep", "blog7.example.net"])
+
+
+def test_a_list_without_items_and_a_list_inside_a_list_keep_their_text():
+    markdown = markdown_of("list-without-items.html")
+    assert_article(markdown,
+                   ["**1. Superstorm:** an unusually large", "2. Nomophobia:", "3. Eurogeddon:",
+                    "1. Collect every candidate word", "  1. drop the ones seen only once", "  2. drop the brand names",
+                    "2. Vote on what is left"],
+                   ["Privacy"])

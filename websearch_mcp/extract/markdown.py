@@ -202,11 +202,21 @@ class MarkdownRenderer:
 
     def list_block(self, element: HtmlElement, ordered: bool, depth: int) -> None:
         """A list; nested lists are indented under their item."""
+        if not any(item.tag == "li" for item in element):
+            self.block(element)  # a list without items (its lines in <p>s or bare text) shows as text
+            return
         number = int(element.get("start", "1")) if (element.get("start") or "").isdigit() else 1
         lines: list[str] = []
         for item in element:
-            if item.tag != "li":
+            if item.tag in ("ul", "ol"):  # a list straight inside a list: browsers indent it under the item before
+                nested = MarkdownRenderer(self.base_url)
+                nested.list_block(item, item.tag == "ol", depth + 1)
+                lines.extend(nested.blocks)
                 continue
+            if not isinstance(item.tag, str) or item.tag in SKIP_TAGS:
+                continue
+            if item.tag != "li" and not item.text_content().strip():
+                continue  # a stray element between the items shows as one when it has text
             marker = f"{number}. " if ordered else "- "
             number += 1
             text, sublists = self._list_item(item, depth)
