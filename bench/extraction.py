@@ -188,10 +188,11 @@ def body_has_words(html: str) -> bool:
     import lxml.html
 
     try:
-        body = lxml.html.document_fromstring(html).body
+        root = lxml.html.document_fromstring(html)
+        body = root.body
     except (ValueError, IndexError, lxml.etree.ParserError):
         return bool(_TOKEN.search(html))
-    return bool(_TOKEN.search(body.text_content()))
+    return bool(_TOKEN.search((root if body is None else body).text_content()))
 
 
 def is_empty(page: devset.Page, text: str) -> bool:
