@@ -217,3 +217,9 @@ def test_a_list_without_items_and_a_list_inside_a_list_keep_their_text():
                     "1. Collect every candidate word", "  1. drop the ones seen only once", "  2. drop the brand names",
                     "2. Vote on what is left"],
                    ["Privacy"])
+
+
+def test_teaser_cards_wrapped_in_links_are_not_the_article():
+    assert_article(markdown_of("teaser-cards-in-links.html"),
+                   ["made over one winter in a shed", "slowed until it hums"],
+                   ["Over forty new tracks", "A decade of summers", "Part one of three"])

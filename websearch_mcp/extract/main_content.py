@@ -35,6 +35,7 @@ SPREAD_BLOCKS = 4  # "many": at least this many children with points
 
 CLIMB_GAIN = 2.0
 SIBLING_MIN = 6.0
+LINK_CARD_MAX = 1000  # characters: a link holding more is broken markup around an article, not a card
 SIBLING_SHARE = 0.15
 SIBLING_MIN_PEER = 3.0
 INLINE_TAGS = frozenset({"a", "b", "strong", "i", "em", "span", "font", "u", "small", "big", "sup", "sub",
@@ -73,11 +74,14 @@ class Scores:
         self._final: dict[HtmlElement, float] = {}
 
     def context_factor(self, element: HtmlElement) -> float:
-        """How much a paragraph inside this element still counts (comments: nothing)."""
+        """How much a paragraph inside this element still counts (comments: nothing; furniture and
+        teaser cards wrapped in a link: a little)."""
         factor = self.factors.get(element)
         if factor is None:
             kind = kind_of(element)
             factor = 0.0 if kind.comments or kind.citations else 0.3 if kind.negative and not kind.positive else 1.0
+            if element.tag == "a" and element.get("href") and len(element.text_content()) < LINK_CARD_MAX:
+                factor = min(factor, 0.3)  # a teaser card: the whole block is one link to another page
             if factor < 1.0 and element in self.holds_main:
                 factor = 1.0  # broken markup closed furniture (a menu, a hidden toolbar) around the article
             self.factors[element] = factor
