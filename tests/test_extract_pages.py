@@ -223,3 +223,10 @@ def test_teaser_cards_wrapped_in_links_are_not_the_article():
     assert_article(markdown_of("teaser-cards-in-links.html"),
                    ["made over one winter in a shed", "slowed until it hums"],
                    ["Over forty new tracks", "A decade of summers", "Part one of three"])
+
+
+def test_a_list_of_sentences_around_links_is_content_and_a_list_of_links_is_not():
+    assert_article(markdown_of("linked-changelog-list.html"),
+                   ["fixed an issue with revoked permissions", "from the dialogs where we did not need it",
+                    "to use the built-in promises"],
+                   ["issue 11", "issue 10"])

@@ -7,7 +7,7 @@ import re
 from lxml import etree
 
 from websearch_mcp.extract.labels import kind_of
-from websearch_mcp.extract.text import link_density
+from websearch_mcp.extract.text import link_density, linked_length, visible_length
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -25,6 +25,8 @@ NOSCRIPT_CONTENT = 200
 # A hidden element holding this share of the page's text is a wrapper that broken markup closed around
 # the article (a browser's HTML5 parser would not have); removing it would remove the article.
 HIDDEN_WRAPPER_SHARE = 0.3
+# Visible characters outside links that make a list item a sentence around its links, not a title.
+SENTENCE_AROUND_LINKS = 25
 
 
 def drop_junk(tree: HtmlElement) -> None:
@@ -129,7 +131,8 @@ def _is_furniture(element: HtmlElement, total: int, runs: dict[tuple[HtmlElement
             tag == "header" and size < total * 0.2):
         return True
     # a heading that links to itself (`<h2><a href="#part-2">`) is a heading, not a link to elsewhere
-    if tag in _LISTS and link_density(element, text, anchors=tag not in _HEADINGS) > 0.5:
+    if (tag in _LISTS and link_density(element, text, anchors=tag not in _HEADINGS) > 0.5
+            and not _items_are_sentences(element)):
         return True
     if tag == "p" and link_density(element, text) > 0.9:
         return True  # a paragraph that is one link: "Read more: ...", "See also ..."
@@ -140,6 +143,20 @@ def _is_furniture(element: HtmlElement, total: int, runs: dict[tuple[HtmlElement
         if size < 100 and tag != "p" and element.find(".//time") is not None:
             return True
     return False
+
+
+def _items_are_sentences(element: HtmlElement) -> bool:
+    """A list whose items are mostly sentences around their links ("gero removed the windowtype
+    attribute from dialogs where we did not need it"), not titles, names or dates beside them: the
+    article's own list, however much of it is linked."""
+    if element.tag not in ("ul", "ol"):
+        return False
+    items = element.findall("li")
+    if len(items) < 2:
+        return False
+    worded = sum(1 for item in items
+                 if visible_length(item.text_content()) - linked_length(item) >= SENTENCE_AROUND_LINKS)
+    return worded * 2 >= len(items)
 
 
 def _repeated_content(element: HtmlElement, total: int, runs: dict[tuple[HtmlElement, str], bool]) -> bool:
