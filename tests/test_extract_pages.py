@@ -230,3 +230,10 @@ def test_a_list_of_sentences_around_links_is_content_and_a_list_of_links_is_not(
                    ["fixed an issue with revoked permissions", "from the dialogs where we did not need it",
                     "to use the built-in promises"],
                    ["issue 11", "issue 10"])
+
+
+def test_paragraphs_beside_a_read_more_block_are_kept():
+    assert_article(markdown_of("intro-beside-read-more.html"),
+                   ["The roadshow took in the chief executives", "left without persuading many",
+                    "keep so-called metadata", "before the vote next month"],
+                   ["Storm warning", "Most popular"])

@@ -15,7 +15,7 @@ import heapq
 from lxml import etree
 
 from websearch_mcp.extract.labels import class_weight, kind_of
-from websearch_mcp.extract.text import link_density
+from websearch_mcp.extract.text import link_density, visible_length
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -38,6 +38,7 @@ SIBLING_MIN = 6.0
 LINK_CARD_MAX = 1000  # characters: a link holding more is broken markup around an article, not a card
 SIBLING_SHARE = 0.15
 SIBLING_MIN_PEER = 3.0
+SIBLING_PROSE = 80  # visible characters: a sibling paragraph this long with few links joins the article
 INLINE_TAGS = frozenset({"a", "b", "strong", "i", "em", "span", "font", "u", "small", "big", "sup", "sub",
                          "mark", "abbr", "cite", "q", "time", "code", "br", "s", "del", "ins"})
 # Paragraph-like elements: the usual tags, and containers that hold text directly or in inline children.
@@ -224,9 +225,19 @@ def _with_siblings(best: HtmlElement, scores: Scores) -> list[HtmlElement]:
         # a block of the same kind as the best one (the next part of an article split into sections)
         # needs only some article text
         enough = min(threshold, SIBLING_MIN_PEER) if _signature(sibling) == signature else threshold
-        if sibling is best or (scores.subtree.get(sibling, 0.0) >= enough and link_density(sibling) < 0.3):
+        if sibling is best or (scores.subtree.get(sibling, 0.0) >= enough and link_density(sibling) < 0.3) \
+                or _is_prose(sibling, scores):
             chosen.append(sibling)
     return _with_repeated_parents(parent, chosen, scores, threshold)
+
+
+def _is_prose(element: HtmlElement, scores: Scores) -> bool:
+    """A paragraph beside the article's container (the intro before a "read more" block, the lead
+    above a table) is more of the article, whatever its score, when it is long and has few links."""
+    if element.tag != "p" or scores.context_factor(element) < 1.0:
+        return False
+    text = element.text_content()
+    return visible_length(text) >= SIBLING_PROSE and link_density(element, text) < 0.25
 
 
 def _signature(element: HtmlElement) -> tuple[str, str]:
