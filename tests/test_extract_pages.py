@@ -237,3 +237,9 @@ def test_paragraphs_beside_a_read_more_block_are_kept():
                    ["The roadshow took in the chief executives", "left without persuading many",
                     "keep so-called metadata", "before the vote next month"],
                    ["Storm warning", "Most popular"])
+
+
+def test_text_nested_deeper_than_the_parsers_default_limit_is_kept():
+    assert_article(markdown_of("unclosed-font-tags.html"),
+                   ["the largest crowd in years", "a single lot of lobsters"],
+                   [])

@@ -11,10 +11,18 @@ from websearch_mcp.extract.main_content import main_elements
 from websearch_mcp.extract.markdown import render_all
 from websearch_mcp.extract.metadata import PageMetadata, read_metadata
 
-_PARSER = lxml.html.HTMLParser(remove_comments=True, remove_pis=True, remove_blank_text=True, collect_ids=False)
+_OPTIONS = {"remove_comments": True, "remove_pis": True, "remove_blank_text": True, "collect_ids": False}
+_PARSER = lxml.html.HTMLParser(**_OPTIONS)
+# For pages nested deeper than libxml2's default limit of 256 levels (hundreds of unclosed <font> or
+# <b> tags): without it, everything after that depth is lost. Its limit is 2048.
+_DEEP_PARSER = lxml.html.HTMLParser(huge_tree=True, **_OPTIONS)
 # Every element as a plain HtmlElement, chosen in C: lxml.html's own lookup runs Python code for each
 # element proxy (to pick form and input classes this module never uses), a sizeable share of the time.
-_PARSER.set_element_class_lookup(lxml.etree.ElementDefaultClassLookup(element=lxml.html.HtmlElement))
+for _parser in (_PARSER, _DEEP_PARSER):
+    _parser.set_element_class_lookup(lxml.etree.ElementDefaultClassLookup(element=lxml.html.HtmlElement))
+# Elements deeper than this are unwrapped (their text and children move up), so that the recursive
+# Markdown writer stays far from Python's recursion limit.
+MAX_DEPTH = 160
 
 
 class ExtractedPage:
@@ -66,15 +74,37 @@ def _swallowed_by(tree: lxml.html.HtmlElement, size: int) -> str:
 
 
 def _parse(html: str) -> lxml.html.HtmlElement:
+    tree = _parse_with(_PARSER, html)
+    if any(error.type_name == "ERR_RESOURCE_LIMIT" for error in _PARSER.error_log):
+        tree = _parse_with(_DEEP_PARSER, html)
+        _flatten_below(tree, MAX_DEPTH)
+    return tree
+
+
+def _parse_with(parser: lxml.html.HTMLParser, html: str) -> lxml.html.HtmlElement:
     text = html if html.strip() else "<html></html>"
     try:
-        return lxml.html.document_fromstring(text, parser=_PARSER)
+        return lxml.html.document_fromstring(text, parser=parser)
     except (ValueError, lxml.etree.ParserError):
         # an XML declaration with an encoding in a str, or nothing but whitespace and comments
         try:
-            return lxml.html.document_fromstring(text.encode("utf-8", "replace"), parser=_PARSER)
+            return lxml.html.document_fromstring(text.encode("utf-8", "replace"), parser=parser)
         except (ValueError, lxml.etree.ParserError):
-            return lxml.html.document_fromstring("<html></html>", parser=_PARSER)
+            return lxml.html.document_fromstring("<html></html>", parser=parser)
+
+
+def _flatten_below(tree: lxml.html.HtmlElement, limit: int) -> None:
+    """Unwrap every element deeper than `limit`: its text and children join its parent."""
+    depth, deep = 0, []
+    for event, element in lxml.etree.iterwalk(tree, events=("start", "end")):
+        if event == "start":
+            depth += 1
+            if depth > limit and isinstance(element.tag, str):
+                deep.append(element)
+        else:
+            depth -= 1
+    for element in reversed(deep):
+        element.drop_tag()
 
 
 def extract_page(html: str, url: str | None = None) -> ExtractedPage:
