@@ -1,11 +1,14 @@
-"""Helpers for in-process protocol tests: test tools and a byte-stream exchange."""
+"""Helpers for the tests: test tools, a byte-stream exchange, and waiting for an HTTP server."""
 
 from __future__ import annotations
 
 import io
 import json
 import threading
+import time
 from typing import Any
+
+import requests
 
 from websearch_mcp.config import Config
 from websearch_mcp.errors import ToolError
@@ -106,3 +109,15 @@ def call(name: str, arguments: Any = None, id: Any = 1, meta: dict[str, Any] | N
     if meta is not None:
         params["_meta"] = meta
     return request("tools/call", params, id=id)
+
+
+def wait_for_http(port: int) -> None:
+    """Wait until an HTTP server answers on a loopback port (20 s at most)."""
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        try:
+            requests.get(f"http://127.0.0.1:{port}/", timeout=1)
+            return
+        except requests.ConnectionError:
+            time.sleep(0.1)
+    raise RuntimeError("the HTTP server did not start")

@@ -18,7 +18,7 @@ import pytest
 import requests
 
 from tests.conftest import client_environment, env_for, installed_command
-from tests.helpers import call, initialize, request
+from tests.helpers import call, initialize, request, wait_for_http
 
 BACKEND = str(Path(__file__).resolve().parent / "backend_server.py")
 NODE_DIR = Path(os.environ.get("CONFORMANCE_DIR", Path(__file__).resolve().parent.parent / ".ci" / "node"))
@@ -331,7 +331,6 @@ def test_a_command_that_cannot_run_is_given_up_and_no_list_change_is_announced(a
 
 def test_the_http_transport_serves_aggregated_tools(tmp_path):
     from tests.store_parts import free_port
-    from tests.test_store import wait_for_http
 
     servers = tmp_path / "servers.json"
     servers.write_text(json.dumps({"mcpServers": {"tb": backend(), "ghost": {"command": "/nonexistent/x"}}}))

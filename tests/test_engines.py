@@ -126,6 +126,22 @@ def test_a_200_page_without_results_is_a_block(name):
         engine(name).parse(b"<html><body><p>Please enable JavaScript</p></body></html>")
 
 
+# Hand-made minimal pages: no recorded "nothing matched" page of these engines was found. Each holds
+# the notice the engine prints (Bing's `li.b_no`, Mojeek's and Yahoo's sentences) and no result list.
+NO_RESULTS_PAGES = [
+    ("bing", b"<html><body><ol id='b_results'><li class='b_no'><h1>There are no results for "
+             b"<strong>qxzv</strong></h1></li></ol></body></html>"),
+    ("mojeek", b"<html><body><div class='results'><p>No pages found matching: qxzv</p></div></body></html>"),
+    ("yahoo", b"<html><body><div id='web'><p>We did not find results for: qxzv.</p></div></body></html>"),
+]
+
+
+@pytest.mark.parametrize("name, body", NO_RESULTS_PAGES)
+def test_a_nothing_matched_notice_is_an_empty_result_not_a_block(name, body):
+    answer = engine(name).parse(body)
+    assert answer.hits == [] and not answer.more
+
+
 def test_wikipedia_reply_without_results_is_an_error():
     with pytest.raises(UpstreamError):
         engine("wikipedia").parse(page("wikipedia", "android-app_morelike-empty-warning_2017-05-24.json"))

@@ -20,7 +20,8 @@ import requests
 
 from tests.conftest import config_for, env_for
 from tests.fake_upstream import Reply
-from tests.helpers import MODERN_META
+from tests.helpers import MODERN_META, wait_for_http
+from tests.store_parts import free_port
 from websearch_mcp.transports.http.server import make_http_server
 
 ACCEPT = "application/json, text/event-stream"
@@ -311,11 +312,7 @@ def test_gunicorn_with_two_workers_spreads_requests(ddg, tmp_path):
     gunicorn = shutil.which("gunicorn", path=str(Path(sys.executable).parent))
     if gunicorn is None:
         pytest.fail("gunicorn is a test dependency; run make install")
-    import socket
-
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
+    port = free_port()
     env = {**os.environ, **env_for(ddg)}
     access_log = tmp_path / "access.log"  # gunicorn writes the pid of the worker that served each request
     process = subprocess.Popen([gunicorn, "-w", "2", "-b", f"127.0.0.1:{port}", "--graceful-timeout", "2",
@@ -324,13 +321,7 @@ def test_gunicorn_with_two_workers_spreads_requests(ddg, tmp_path):
                                stderr=subprocess.DEVNULL)
     base = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + 20
-        while time.monotonic() < deadline:
-            try:
-                requests.get(f"{base}/", timeout=1)
-                break
-            except requests.ConnectionError:
-                time.sleep(0.1)
+        wait_for_http(port)
 
         def served_by(_):
             response = requests.post(f"{base}/mcp", json={"jsonrpc": "2.0", "id": 1, "method": "ping"},
@@ -368,7 +359,6 @@ def test_no_request_is_lost_under_load(tmp_path, server):
     import http.client
 
     from tests.store_parts import free_port
-    from tests.test_store import wait_for_http
 
     port = free_port()
     process, log = http_command(tmp_path, server, f"127.0.0.1:{port}")
@@ -406,7 +396,6 @@ def test_no_request_is_lost_under_load(tmp_path, server):
 
 def test_serving_beyond_loopback_without_a_token_warns(tmp_path):
     from tests.store_parts import free_port
-    from tests.test_store import wait_for_http
 
     port = free_port()
     process, log = http_command(tmp_path, "stdlib", f"0.0.0.0:{port}")

@@ -16,7 +16,7 @@ import requests
 
 from tests.conftest import PAGE_ONE, client_environment, env_for
 from tests.fake_upstream import Reply
-from tests.helpers import call, initialize
+from tests.helpers import call, initialize, wait_for_http
 from tests.store_parts import RedisServer, free_port, run_together, smallest_gap, spawn
 from tests.test_engines import route_engines
 from websearch_mcp.store.sqlite import SqliteStore
@@ -201,17 +201,6 @@ def test_redis_is_shared_by_gunicorn_workers_and_stdio_processes(upstream, redis
     assert all(not answers[n]["result"].get("isError") for answers, _ in stdio for n in range(1, 6))
     assert upstream.count("/html/") == 5
     assert smallest_gap(upstream.arrivals("/html/")) >= INTERVAL
-
-
-def wait_for_http(port: int) -> None:
-    deadline = time.monotonic() + 20
-    while time.monotonic() < deadline:
-        try:
-            requests.get(f"http://127.0.0.1:{port}/", timeout=1)
-            return
-        except requests.ConnectionError:
-            time.sleep(0.1)
-    raise RuntimeError("the HTTP server did not start")
 
 
 def ask(process, request_id: int, query: str) -> dict:

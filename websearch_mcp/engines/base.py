@@ -124,6 +124,7 @@ class SearchEngine:
     categories: tuple[str, ...] = ("general",)
     blocked_statuses: tuple[int, ...] = (403, 429)
     block_markers: tuple[bytes, ...] = ()
+    no_results_notices: tuple[str, ...] = ()  # what a page without a result list says when nothing matched
 
     def __init__(self, entry: EngineEntry, config: Config, http: HttpClient, store: Store) -> None:
         self.entry = entry
@@ -148,6 +149,12 @@ class SearchEngine:
     def parse_for(self, query: SearchQuery, body: bytes) -> ResultsPage:
         """`parse`, for engines whose reading of a page depends on the query (pure)."""
         return self.parse(body)
+
+    def empty_or_blocked(self, page_text: str) -> ResultsPage:
+        """For a page without a result list: no results when its text says so, else a block."""
+        if any(notice in page_text for notice in self.no_results_notices):
+            return ResultsPage()
+        raise no_result_list(self)
 
     def block_reason(self, status: int, body: bytes) -> str | None:
         """Why a reply is the engine refusing an automated client, or None (pure)."""

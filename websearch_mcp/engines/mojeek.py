@@ -4,17 +4,17 @@ from __future__ import annotations
 
 import time
 
-from websearch_mcp.engines.base import Outbound, ResultsPage, SearchEngine, SearchHit, SearchQuery, no_result_list
+from websearch_mcp.engines.base import Outbound, ResultsPage, SearchEngine, SearchHit, SearchQuery
 from websearch_mcp.engines.html import first, first_match, has_class, parse, text_of
 from websearch_mcp.engines.locale import country_of, language_of
 
 DAYS = {"day": 1, "week": 7, "month": 31, "year": 365}
-_NO_RESULTS = ("No pages found matching", "No results found")
 
 
 class Mojeek(SearchEngine):
     """Mojeek's HTML results."""
 
+    no_results_notices = ("No pages found matching", "No results found")
     block_markers = (b"<title>Captcha", b"altcha", b"captcha-wrap")
 
     def build_request(self, query: SearchQuery, offset: int) -> Outbound:
@@ -38,10 +38,7 @@ class Mojeek(SearchEngine):
         tree = parse(body)
         items = tree.xpath(f"//ul[{has_class('results-standard')}]/li")
         if not items:
-            text = text_of(first(tree.xpath("//body")))
-            if any(marker in text for marker in _NO_RESULTS):
-                return ResultsPage()
-            raise no_result_list(self)
+            return self.empty_or_blocked(text_of(first(tree.xpath("//body"))))
         hits = []
         for item in items:
             link = first_match(item, ".//h2/a[@href]", f".//a[{has_class('ob')}]")

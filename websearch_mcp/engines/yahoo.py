@@ -6,13 +6,12 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
-from websearch_mcp.engines.base import Outbound, ResultsPage, SearchEngine, SearchHit, SearchQuery, no_result_list
+from websearch_mcp.engines.base import Outbound, ResultsPage, SearchEngine, SearchHit, SearchQuery
 from websearch_mcp.engines.html import first, has_class, parse, text_of
 from websearch_mcp.engines.locale import language_of
 
 SAFE_SEARCH = {0: "p", 1: "i", 2: "r"}  # off, moderate, strict, as the `vm` preference
 TIME_RANGES = {"day": "d", "week": "w", "month": "m"}  # Yahoo offers no "past year"
-_NO_RESULTS = ("We did not find results for",)
 
 
 def unwrap_url(href: str) -> str:
@@ -34,6 +33,8 @@ def _title(item: Any) -> str:
 
 class Yahoo(SearchEngine):
     """Yahoo's HTML results; safe search and language travel in the `sB` preference cookie."""
+
+    no_results_notices = ("We did not find results for",)
 
     page_size = 7  # Yahoo's pages hold seven to ten results; `b` is a 1-based result offset
     # a consent wall or a "temporary problems" page is a block, like an HTTP 403 or 429
@@ -59,10 +60,7 @@ class Yahoo(SearchEngine):
         tree = parse(body)
         items = tree.xpath(f"//div[{has_class('algo')}]")
         if not items:
-            text = text_of(first(tree.xpath("//body")))
-            if any(marker in text for marker in _NO_RESULTS):
-                return ResultsPage()
-            raise no_result_list(self)
+            return self.empty_or_blocked(text_of(first(tree.xpath("//body"))))
         hits = []
         for item in items:
             link = first(item.xpath(f".//*[{has_class('compTitle')}]//a[@href]"))
