@@ -2,11 +2,26 @@
 
 from __future__ import annotations
 
-from typing import Protocol
+from collections.abc import Callable
+from typing import Protocol, TypeVar
+
+Result = TypeVar("Result")
 
 
 class StoreFault(Exception):
     """The store could not be used (unreadable, locked, full, unreachable, refused)."""
+
+    @classmethod
+    def from_error(cls, err: BaseException) -> StoreFault:
+        return cls(str(err) or type(err).__name__)
+
+
+def guarded(work: Callable[[], Result], faults: tuple[type[BaseException], ...]) -> Result:
+    """The work's result; any of `faults` it raises becomes a StoreFault."""
+    try:
+        return work()
+    except faults as err:
+        raise StoreFault.from_error(err) from err
 
 
 class Store(Protocol):

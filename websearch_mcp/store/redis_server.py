@@ -12,15 +12,15 @@ from __future__ import annotations
 import hashlib
 import time
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any
 
 import redis
 
-from websearch_mcp.store.base import StoreFault
+from websearch_mcp.store.base import Result, guarded
 
 PREFIX = "websearch-mcp:v1:"
 SOCKET_TIMEOUT = 1.0
-Result = TypeVar("Result")
+_FAULTS = (redis.RedisError, OSError)
 
 # KEYS: entry, index, sizes, total. ARGV: member, value, ttl in ms, bound in bytes, entry key prefix.
 _PUT = """
@@ -71,10 +71,7 @@ class RedisStore:
 
     @staticmethod
     def _guard(work: Callable[[], Result]) -> Result:
-        try:
-            return work()
-        except (redis.RedisError, OSError) as err:
-            raise StoreFault(str(err) or type(err).__name__) from err
+        return guarded(work, _FAULTS)
 
     def get(self, namespace: str, key: str) -> bytes | None:
         """A live cached value, or None."""

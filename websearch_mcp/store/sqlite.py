@@ -14,9 +14,9 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Any, TypeVar
+from typing import Any
 
-from websearch_mcp.store.base import StoreFault
+from websearch_mcp.store.base import Result, StoreFault, guarded
 
 SCHEMA_VERSION = 1
 BUSY_TIMEOUT = 1.0  # seconds a writer waits for another process's lock before this is a fault
@@ -31,7 +31,7 @@ CREATE TABLE IF NOT EXISTS cooldowns (name TEXT PRIMARY KEY, until REAL NOT NULL
                                       reason TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS kv (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 """
-Result = TypeVar("Result")
+_FAULTS = (sqlite3.Error, OSError)
 
 
 class SqliteStore:
@@ -67,10 +67,7 @@ class SqliteStore:
 
     @staticmethod
     def _guard(work: Callable[[], Result]) -> Result:
-        try:
-            return work()
-        except (sqlite3.Error, OSError) as err:
-            raise StoreFault(str(err) or type(err).__name__) from err
+        return guarded(work, _FAULTS)
 
     @contextmanager
     def _write(self) -> Iterator[sqlite3.Connection]:
@@ -84,8 +81,8 @@ class SqliteStore:
                     self._db.execute("ROLLBACK")
                     raise
                 self._db.execute("COMMIT")
-            except (sqlite3.Error, OSError) as err:
-                raise StoreFault(str(err) or type(err).__name__) from err
+            except _FAULTS as err:
+                raise StoreFault.from_error(err) from err
 
     def _read(self, sql: str, *args: Any) -> Any:
         with self._lock:
