@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import threading
 
 import lxml.html
 
@@ -12,14 +13,24 @@ from websearch_mcp.extract.markdown import render_all
 from websearch_mcp.extract.metadata import PageMetadata, read_metadata
 
 _OPTIONS = {"remove_comments": True, "remove_pis": True, "remove_blank_text": True, "collect_ids": False}
-_PARSER = lxml.html.HTMLParser(**_OPTIONS)
-# For pages nested deeper than libxml2's default limit of 256 levels (hundreds of unclosed <font> or
-# <b> tags): without it, everything after that depth is lost. Its limit is 2048.
-_DEEP_PARSER = lxml.html.HTMLParser(huge_tree=True, **_OPTIONS)
-# Every element as a plain HtmlElement, chosen in C: lxml.html's own lookup runs Python code for each
-# element proxy (to pick form and input classes this module never uses), a sizeable share of the time.
-for _parser in (_PARSER, _DEEP_PARSER):
-    _parser.set_element_class_lookup(lxml.etree.ElementDefaultClassLookup(element=lxml.html.HtmlElement))
+_LOCAL = threading.local()  # each thread its own parsers: a parser's error log is per parse, not per thread
+
+
+def _parsers() -> tuple[lxml.html.HTMLParser, lxml.html.HTMLParser]:
+    """This thread's parsers: the usual one, and one for pages nested deeper than libxml2's default
+    limit of 256 levels (hundreds of unclosed <font> or <b> tags), whose text past that depth the
+    usual one loses; its limit is 2048."""
+    parsers: tuple[lxml.html.HTMLParser, lxml.html.HTMLParser] | None = getattr(_LOCAL, "parsers", None)
+    if parsers is None:
+        parsers = (lxml.html.HTMLParser(**_OPTIONS), lxml.html.HTMLParser(huge_tree=True, **_OPTIONS))
+        for parser in parsers:
+            # Every element as a plain HtmlElement, chosen in C: lxml.html's own lookup runs Python code
+            # for each element proxy (to pick form and input classes never used here), a sizeable cost.
+            parser.set_element_class_lookup(lxml.etree.ElementDefaultClassLookup(element=lxml.html.HtmlElement))
+        _LOCAL.parsers = parsers
+    return parsers
+
+
 # Elements deeper than this are unwrapped (their text and children move up), so that the recursive
 # Markdown writer stays far from Python's recursion limit.
 MAX_DEPTH = 160
@@ -74,9 +85,10 @@ def _swallowed_by(tree: lxml.html.HtmlElement, size: int) -> str:
 
 
 def _parse(html: str) -> lxml.html.HtmlElement:
-    tree = _parse_with(_PARSER, html)
-    if any(error.type_name == "ERR_RESOURCE_LIMIT" for error in _PARSER.error_log):
-        tree = _parse_with(_DEEP_PARSER, html)
+    usual, deep = _parsers()
+    tree = _parse_with(usual, html)
+    if any(error.type_name == "ERR_RESOURCE_LIMIT" for error in usual.error_log):
+        tree = _parse_with(deep, html)
         _flatten_below(tree, MAX_DEPTH)
     return tree
 
