@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+import lxml.html
 from lxml import etree
 
 from websearch_mcp.extract.labels import kind_of
@@ -51,8 +52,6 @@ def drop_junk(tree: HtmlElement) -> None:
 def _parse_as_markup(noscript: HtmlElement) -> None:
     """A <noscript> the parser left as raw text (in <head>, for one) holds markup, not text: parse it,
     so that a tracking pixel counts as the image it is and an article as its paragraphs."""
-    import lxml.html
-
     try:
         parts = lxml.html.fragments_fromstring(noscript.text or "")
     except (etree.ParserError, ValueError):
