@@ -31,7 +31,7 @@ class Reply:
     content_type: str = HTML
     headers: dict[str, str] = field(default_factory=dict)
     delay: float = 0.0  # seconds before anything is sent
-    fault: str | None = None  # reset | truncate | oversize | drip | close-delimited
+    fault: str | None = None  # reset | truncate | oversize | drip | close-delimited | trickle-headers
     oversize_bytes: int = 0
     drip_seconds: float = 0.0
 
@@ -174,6 +174,9 @@ def _send(handler: BaseHTTPRequestHandler, reply: Reply) -> None:
         handler.close_connection = True
         handler.connection.close()
         return
+    if reply.fault == "trickle-headers":
+        _trickle_headers(handler, reply)
+        return
     body = reply.body
     handler.send_response(reply.status)
     handler.send_header("Content-Type", reply.content_type)
@@ -195,6 +198,22 @@ def _send(handler: BaseHTTPRequestHandler, reply: Reply) -> None:
     handler.send_header("Content-Length", str(len(body)))
     handler.end_headers()
     handler.wfile.write(body)
+
+
+def _trickle_headers(handler: BaseHTTPRequestHandler, reply: Reply) -> None:
+    """Send the status line, then a header one byte every `drip_seconds`, for as long as the client
+    listens (at most 10 minutes)."""
+    handler.close_connection = True
+    try:
+        handler.wfile.write(f"HTTP/1.1 {reply.status} OK\r\nX-Trickle: ".encode())
+        handler.wfile.flush()
+        started = time.monotonic()
+        while time.monotonic() - started < 600:
+            time.sleep(reply.drip_seconds or 1.0)
+            handler.wfile.write(b"a")
+            handler.wfile.flush()
+    except (BrokenPipeError, ConnectionResetError):
+        pass  # the client gave up, as it should
 
 
 def _stream(handler: BaseHTTPRequestHandler, reply: Reply) -> None:

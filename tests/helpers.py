@@ -10,12 +10,13 @@ from typing import Any
 
 import requests
 
+from websearch_mcp.call_context import ToolContext
 from websearch_mcp.config import Config
 from websearch_mcp.errors import ToolError
 from websearch_mcp.mcp import McpServer
 from websearch_mcp.services import Services
 from websearch_mcp.tools import build_registry
-from websearch_mcp.tools.registry import Registry, Tool, ToolContext, ToolResult
+from websearch_mcp.tools.registry import Registry, Tool, ToolResult
 from websearch_mcp.transports.stdio import serve
 
 MODERN_META = {"io.modelcontextprotocol/protocolVersion": "2026-07-28",

@@ -10,11 +10,11 @@ import sys
 from typing import Any, TextIO
 
 from websearch_mcp.assembly import Assembly
+from websearch_mcp.call_context import ToolContext
 from websearch_mcp.config import Config
 from websearch_mcp.errors import InvalidArguments
 from websearch_mcp.jsonrpc import JsonRpcError
 from websearch_mcp.tools import built_in_specs
-from websearch_mcp.tools.registry import ToolContext
 
 EXIT_TOOL_ERROR = 1
 EXIT_USAGE = 2

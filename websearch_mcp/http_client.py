@@ -16,23 +16,28 @@ import time
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import urljoin, urlsplit
 
 import requests
 import urllib3
+from requests.adapters import HTTPAdapter
 
-from websearch_mcp import log
+from websearch_mcp import exchange, log
 from websearch_mcp.config import Config
 from websearch_mcp.errors import (
     DeadlineExceeded,
     ResponseTooLarge,
+    ToolError,
     UpstreamConnectionError,
     UpstreamError,
     UpstreamHTTPError,
     UpstreamTimeout,
 )
+from websearch_mcp.fetch.addresses import AddressGuard
 
 _CHUNK = 64 * 1024
+MAX_REDIRECTS = 5
+_REDIRECTS = frozenset({301, 302, 303, 307, 308})
 HeaderCheck = Callable[[Mapping[str, str], str], "int | None"]
 _RETRY_AFTER_STATUSES = (429, 503)
 DEFAULT_HEADERS = {
@@ -93,14 +98,39 @@ def parse_retry_after(value: str | None) -> float | None:
     return max(0.0, when.timestamp() - time.time())
 
 
-class HttpClient:
-    """Sends requests with the project's policy; thread-safe for concurrent tool calls."""
+class _GuardedAdapter(HTTPAdapter):
+    """A transport adapter whose connections open sockets only to checked addresses and whose replies
+    are read under the exchange's deadline."""
 
-    def __init__(self, config: Config) -> None:
+    def __init__(self, guard: AddressGuard) -> None:
+        self.guard = guard
+        super().__init__()
+
+    def init_poolmanager(self, *args: Any, **kwargs: Any) -> None:
+        from websearch_mcp.fetch.connections import pool_classes
+
+        super().init_poolmanager(*args, **kwargs)
+        self.poolmanager.pool_classes_by_scheme = pool_classes(self.guard)
+
+
+class HttpClient:
+    """Sends requests with the project's policy; thread-safe for concurrent tool calls.
+
+    Every hop obeys the address rules (`AddressGuard`); this client, which asks the configured search
+    engines and APIs, lets the URL it was asked for sit on a private address (a SearXNG on the LAN),
+    but never a redirect away from that origin. The page fetcher's client trusts no hop."""
+
+    trust_first_hop = True
+
+    def __init__(self, config: Config, guard: AddressGuard | None = None) -> None:
         self.config = config
+        self.guard = guard or AddressGuard(allow_private=config.allow_private_urls)
         self.session = requests.Session()  # trust_env: HTTP(S)_PROXY, NO_PROXY, ALL_PROXY apply
         self.session.headers.update(DEFAULT_HEADERS)
         self.session.headers["User-Agent"] = config.user_agent
+        adapter = _GuardedAdapter(self.guard)
+        self.session.mount("http://", adapter)
+        self.session.mount("https://", adapter)
 
     def request(self, method: str, url: str, *, params: Mapping[str, Any] | None = None,
                 data: Mapping[str, Any] | None = None, headers: Mapping[str, str] | None = None,
@@ -119,17 +149,17 @@ class HttpClient:
         for attempt in range(attempts):
             last = attempt == attempts - 1
             try:
-                response = self._send_once(method, url, options)
+                response = self._send_following(method, url, options)
             except UpstreamConnectionError as err:
                 if last or not err.transient:
                     raise
-                wait = self._backoff(attempt)
+                wait = self.backoff(attempt)
                 if not self._time_left(deadline, wait):
                     raise
                 log.info(f"{method} {_host(url)}: {err.message}; retrying in {wait:.1f} s")
                 self.pause(wait)
                 continue
-            retry_wait = self._wait_before_retry(response, attempt)
+            retry_wait = self.retry_wait(response, attempt)
             if retry_wait is None or last or not self._time_left(deadline, retry_wait):
                 return response
             wait = retry_wait
@@ -142,18 +172,20 @@ class HttpClient:
         """Whether a retry after `wait` seconds still has a second of the deadline to run in."""
         return deadline is None or time.monotonic() + wait + 1.0 < deadline
 
-    def _backoff(self, attempt: int) -> float:
+    def backoff(self, attempt: int) -> float:
+        """The pause before retry number `attempt + 1` of a transient failure."""
         return float(self.config.backoff_seconds * (2 ** attempt))
 
-    def _wait_before_retry(self, response: HttpResponse, attempt: int) -> float | None:
-        """Seconds to wait before retrying this response, or None when it is final."""
+    def retry_wait(self, response: HttpResponse, attempt: int) -> float | None:
+        """Seconds to wait before retrying this response, or None when it is final (also used by the
+        page fetcher, which retries outside its connection slots)."""
         if response.status in _RETRY_AFTER_STATUSES:
             asked = response.retry_after()
             if asked is not None:
                 return asked if asked <= self.config.retry_after_cap else None
-            return self._backoff(attempt) if response.status == 503 else None
+            return self.backoff(attempt) if response.status == 503 else None
         if response.status >= 500:
-            return self._backoff(attempt)
+            return self.backoff(attempt)
         return None
 
     @staticmethod
@@ -161,36 +193,82 @@ class HttpClient:
         """Sleep between retries."""
         threading.Event().wait(seconds)
 
-    def _send_once(self, method: str, url: str, options: _SendOptions) -> HttpResponse:
+    def _send_following(self, method: str, url: str, options: _SendOptions) -> HttpResponse:
+        """One attempt: the request and, when asked, its redirects, each hop checked on its own."""
+        origin = _origin(url)
+        current, hop_method, hop_options = url, method, options
+        for _ in range(MAX_REDIRECTS + 1):
+            trusted = origin if self.trust_first_hop and _origin(current) == origin else None
+            if trusted is None and self.trust_first_hop:
+                self._check_hop(url, current)  # the page fetcher checks its hops itself
+            response = self._send_once(hop_method, current, hop_options, trusted)
+            location = response.headers.get("Location")
+            if not options.follow_redirects or response.status not in _REDIRECTS or not location:
+                return response
+            current = urljoin(current, location.strip())
+            if response.status not in (307, 308):
+                hop_method = "GET" if hop_method != "HEAD" else hop_method
+                hop_options = options.without_body()
+            else:
+                hop_options = options.without_params()
+        raise UpstreamError(f"{_host(url)} redirected too many times", url=url)
+
+    def _check_hop(self, asked: str, url: str) -> None:
+        """Refuse a hop whose host is not a public address before anything is sent to it."""
+        from websearch_mcp.fetch.addresses import check_url
+
+        try:
+            _, host, port = check_url(url)
+            self.guard.resolve(host, port)
+        except ToolError as err:
+            if url == asked:
+                raise UpstreamError(err.message, url=url) from err
+            raise UpstreamError(f"{_host(asked)} redirected to {url}, which is not followed: {err.message}",
+                                url=asked) from err
+
+    def _send_once(self, method: str, url: str, options: _SendOptions,
+                   trusted: tuple[str, int] | None = None) -> HttpResponse:
         cap = self.config.max_response_bytes if options.max_bytes is None else options.max_bytes
         timeout = self.config.timeout
         started = time.monotonic()
+        slow = f"{_host(url)} did not answer within {timeout:g} s (WEBSEARCH_TIMEOUT)"
         if options.deadline is not None:
             left = options.deadline - started
             if left <= 0.05:
                 raise DeadlineExceeded(f"no time was left to ask {_host(url)} (the call's deadline passed)",
                                        url=url)
-            timeout = min(timeout, left)
-        try:
-            with self.session.request(method, url, params=options.params, data=options.data, json=options.json_body,
-                                      headers=options.headers, timeout=(min(timeout, 10.0), timeout),
-                                      stream=True, allow_redirects=options.follow_redirects) as reply:
-                if options.check_headers is not None and not reply.is_redirect:
-                    cap = options.check_headers(reply.headers, reply.url) or cap
-                body = self._read_body(reply, cap, started + timeout)
-                return HttpResponse(status=reply.status_code, headers=reply.headers, body=body,
-                                    url=reply.url, elapsed_ms=(time.monotonic() - started) * 1000)
-        except requests.exceptions.Timeout as err:
-            raise UpstreamTimeout(f"{_host(url)} did not answer within {timeout:g} s", url=url) from err
-        except requests.exceptions.TooManyRedirects as err:
-            raise UpstreamError(f"{_host(url)} redirected too many times", url=url) from err
-        except (requests.exceptions.ConnectionError, requests.exceptions.ChunkedEncodingError) as err:
+            if left < timeout:
+                timeout = left
+                slow = f"{_host(url)} did not answer within the {left:.1f} s left of the call's deadline"
+        with exchange.Exchange(started + timeout, trusted) as running:
+            try:
+                with self.session.request(method, url, params=options.params, data=options.data,
+                                          json=options.json_body, headers=options.headers,
+                                          timeout=(min(timeout, 10.0), timeout), stream=True,
+                                          allow_redirects=False) as reply:
+                    if options.check_headers is not None and not reply.is_redirect:
+                        cap = options.check_headers(reply.headers, reply.url) or cap
+                    body = self._read_body(reply, cap, started + timeout)
+            except requests.exceptions.RequestException as err:
+                if running.expired:
+                    raise UpstreamTimeout(slow, url=url) from err
+                raise self._failure(url, err, slow) from err
+            if running.expired:
+                raise UpstreamTimeout(slow, url=url)
+        return HttpResponse(status=reply.status_code, headers=reply.headers, body=body,
+                            url=reply.url, elapsed_ms=(time.monotonic() - started) * 1000)
+
+    @staticmethod
+    def _failure(url: str, err: requests.exceptions.RequestException, slow: str) -> UpstreamError:
+        """The project's exception for a transport failure."""
+        if isinstance(err, requests.exceptions.Timeout):
+            return UpstreamTimeout(slow, url=url)
+        if isinstance(err, (requests.exceptions.ConnectionError, requests.exceptions.ChunkedEncodingError)):
             if _name_not_resolved(err):
-                raise UpstreamConnectionError(f"could not resolve the host name {urlsplit(url).hostname}",
-                                              url=url, transient=False) from err
-            raise UpstreamConnectionError(f"could not reach {_host(url)} ({_reason(err)})", url=url) from err
-        except requests.exceptions.RequestException as err:
-            raise UpstreamError(f"request to {_host(url)} failed ({_reason(err)})", url=url) from err
+                return UpstreamConnectionError(f"could not resolve the host name {urlsplit(url).hostname}",
+                                               url=url, transient=False)
+            return UpstreamConnectionError(f"could not reach {_host(url)} ({_reason(err)})", url=url)
+        return UpstreamError(f"request to {_host(url)} failed ({_reason(err)})", url=url)
 
     @staticmethod
     def _read_body(reply: requests.Response, cap: int, deadline: float) -> bytes:
@@ -231,6 +309,15 @@ def _pieces(reply: requests.Response) -> Iterator[bytes]:
 
 def _host(url: str) -> str:
     return urlsplit(url).netloc or url
+
+
+def _origin(url: str) -> tuple[str, int] | None:
+    """(host, port) of a URL, as the connection sees them."""
+    try:
+        parts = urlsplit(url)
+        return (parts.hostname or "").lower(), parts.port or (443 if parts.scheme == "https" else 80)
+    except ValueError:
+        return None
 
 
 def _name_not_resolved(err: BaseException) -> bool:
@@ -280,3 +367,18 @@ class _SendOptions:
         self.check_headers = check_headers
         self.json_body: Any = None
         self.deadline: float | None = None
+
+    def without_body(self) -> _SendOptions:
+        """These options for a redirect that turns the request into a GET (301, 302, 303)."""
+        other = self.without_params()
+        other.data = None
+        other.json_body = None
+        return other
+
+    def without_params(self) -> _SendOptions:
+        """These options for any redirect: its Location carries the query."""
+        other = _SendOptions(None, self.data, self.headers, self.max_bytes, self.follow_redirects,
+                             self.check_headers)
+        other.json_body = self.json_body
+        other.deadline = self.deadline
+        return other

@@ -21,9 +21,10 @@ if TYPE_CHECKING:  # typing costs start-up time; clients spawn this server often
     from collections.abc import Callable
     from typing import Any
 
+    from websearch_mcp.call_context import ToolContext
     from websearch_mcp.jsonrpc import Request
     from websearch_mcp.pipeline import Conversation
-    from websearch_mcp.tools.registry import Registry, Tool, ToolContext
+    from websearch_mcp.tools.registry import Registry, Tool
 
     MethodHandler = Callable[[dict[str, Any], "Session", str, ToolContext], dict[str, Any]]
 

@@ -8,9 +8,9 @@ from __future__ import annotations
 import _thread
 
 from websearch_mcp import jsonrpc, log, revisions
+from websearch_mcp.call_context import ToolContext
 from websearch_mcp.jsonrpc import InternalError, InvalidRequest, JsonRpcError, MalformedMessage
 from websearch_mcp.mcp import Session, is_modern
-from websearch_mcp.tools.registry import ToolContext
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

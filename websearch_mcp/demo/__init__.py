@@ -97,7 +97,7 @@ def run_demo(config: Config) -> int:
     """Serve the recorded pages on 127.0.0.1 and print each tool's Markdown; 0 when every tool answered."""
     from websearch_mcp import log
     from websearch_mcp.assembly import Assembly
-    from websearch_mcp.tools.registry import ToolContext
+    from websearch_mcp.call_context import ToolContext
 
     log.set_level("error")  # the tools' own output is the demo
     server = ThreadingHTTPServer(("127.0.0.1", 0), _Replay)

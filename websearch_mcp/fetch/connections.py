@@ -1,19 +1,23 @@
-"""urllib3 connections that open their socket only to an address the AddressGuard has checked.
+"""urllib3 connections that open their socket only to an address the AddressGuard has checked, and
+whose replies cannot outlive the deadline of the exchange reading them.
 
 The host name stays on the connection, so TLS still verifies the certificate for it; only the
 socket goes to the checked address, which closes the window between checking and connecting
-that DNS rebinding would use.
+that DNS rebinding would use. A configured endpoint asked directly (the exchange trusts its origin)
+may sit on a private address; nothing else may.
 """
 
 from __future__ import annotations
 
 import socket
+from typing import Any
 
 from urllib3.connection import HTTPConnection, HTTPSConnection
 from urllib3.connectionpool import HTTPConnectionPool, HTTPSConnectionPool
 from urllib3.exceptions import ConnectTimeoutError, NewConnectionError
 from urllib3.util.connection import create_connection
 
+from websearch_mcp import exchange
 from websearch_mcp.fetch.addresses import AddressGuard
 
 
@@ -24,9 +28,14 @@ class _GuardedMixin:
     timeout: object
     source_address: object
     socket_options: object
+    sock: socket.socket | None
 
     def _new_conn(self) -> socket.socket:
-        pairs = self.guard.resolve(self._dns_host, self.port)  # BlockedAddressError passes through
+        running = exchange.current()
+        if running is not None and running.trusts(self._dns_host, self.port):
+            pairs = self.guard.lookup(self._dns_host, self.port)
+        else:
+            pairs = self.guard.resolve(self._dns_host, self.port)  # BlockedAddressError passes through
         last: OSError | None = None
         for _, address in pairs:
             target = self.guard.dial_target(address, self.port)
@@ -38,6 +47,12 @@ class _GuardedMixin:
             except OSError as err:
                 last = err
         raise NewConnectionError(self, f"Failed to establish a new connection: {last}")  # type: ignore[arg-type]
+
+    def getresponse(self, *args: Any, **kwargs: Any) -> Any:
+        running = exchange.current()
+        if running is not None:
+            running.attach(self.sock)  # the status line and headers are read under the deadline too
+        return super().getresponse(*args, **kwargs)  # type: ignore[misc]
 
 
 def pool_classes(guard: AddressGuard) -> dict[str, type]:

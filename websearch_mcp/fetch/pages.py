@@ -3,17 +3,20 @@ a cache, and parallel fetching with a per-host limit."""
 
 from __future__ import annotations
 
+import math
 import threading
 import time
-from collections.abc import Callable, Mapping
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Callable, Iterator, Mapping
+from concurrent.futures import FIRST_COMPLETED, Future, wait
+from contextlib import contextmanager
 from urllib.parse import urljoin, urlsplit
 
 from websearch_mcp import wire
 from websearch_mcp.config import Config
-from websearch_mcp.errors import ToolError, UpstreamError
+from websearch_mcp.errors import ToolError, UpstreamConnectionError, UpstreamError
 from websearch_mcp.fetch.addresses import AddressGuard, check_url
 from websearch_mcp.fetch.charset import decode_page
+from websearch_mcp.fetch.slots import FairSlots
 from websearch_mcp.store.base import Store
 from websearch_mcp.store.memory import MemoryStore
 
@@ -102,6 +105,35 @@ def _body_rules(pdf_max_bytes: int) -> Callable[[Mapping[str, str], str], int | 
     return check
 
 
+class LatePage(FetchError):
+    """A page not read within the time the call gave it; it is still being read in the background."""
+
+    def __init__(self, url: str, waited: float) -> None:
+        super().__init__(f"not read in time (still loading after {waited:.1f} s); ask again: it is still "
+                         "being read")
+        self.url = url
+
+
+class _Retry(Exception):
+    """One attempt failed in a way a later attempt may not (a reset, a 5xx): wait, then try again."""
+
+    def __init__(self, wait: float, error: FetchError) -> None:
+        super().__init__(error.message)
+        self.wait = wait
+        self.error = error
+
+
+FETCH_RETRIES = 1
+QUORUM = 0.6  # share of the pages asked for after which the rest only get a grace period
+GRACE_FACTOR = 2.0  # the grace: this many times what the quorum took ...
+GRACE_MIN, GRACE_MAX = 0.3, 5.0  # ... within these bounds (seconds)
+
+
+def grace_after(quorum_seconds: float) -> float:
+    """How long the pages still loading are waited for once the quorum is in."""
+    return min(GRACE_MAX, max(GRACE_MIN, GRACE_FACTOR * quorum_seconds))
+
+
 class PageFetcher:
     """Fetches pages with the project's safety rules; one per configuration."""
 
@@ -112,11 +144,12 @@ class PageFetcher:
         self.guard = guard or AddressGuard(allow_private=config.allow_private_urls)
         self.client = GuardedHttpClient(config, self.guard)
         self.cache = store if store is not None else MemoryStore(config.store_max_bytes)
-        self._host_slots: dict[str, threading.BoundedSemaphore] = {}
+        self._host_slots: dict[str, FairSlots] = {}
         self._slots_lock = threading.Lock()
         # pages fetched at once by this process, whatever the number of calls: each may buffer a whole
         # body, so this bounds the memory that fetching can take
-        self._in_flight = threading.BoundedSemaphore(config.fetch_concurrency)
+        self._in_flight = FairSlots(config.fetch_concurrency)
+        self._reading: dict[str, Future[FetchedPage]] = {}  # URL -> the read under way (one per URL)
 
     def fetch(self, url: str, deadline: float | None = None) -> FetchedPage:
         """Fetch one page (from the cache when it is fresh there); raise ToolError on failure."""
@@ -124,56 +157,122 @@ class PageFetcher:
         if cached is not None:
             return FetchedPage.from_bytes(cached)
         _, host, _ = check_url(url)
-        with self._in_flight, self._slot(host):
-            page = self._fetch_uncached(url, deadline)
+        page = self._fetch_with_retries(url, host.lower(), deadline)
         self.cache.put(PAGE_CACHE, url, page.to_bytes(), self.config.cache_ttl)
         return page
 
     def fetch_many(self, urls: list[str], on_done: Callable[[int], None] | None = None,
-                   deadline: float | None = None) -> list[FetchedPage | ToolError]:
-        """Fetch several pages in parallel (bounded, and per host); results in the order asked."""
-        results: list[FetchedPage | ToolError] = [ToolError("not fetched")] * len(urls)
-        done = 0
-        done_lock = threading.Lock()
+                   deadline: float | None = None, max_wait: float | None = None) -> list[FetchedPage | ToolError]:
+        """Fetch several pages in parallel (bounded, and per host); results in the order asked.
 
-        def run(index: int) -> None:
-            nonlocal done
+        Once a quorum of them is in, the others get a grace period (a small multiple of what the
+        quorum took); those still loading then are answered as LatePage and keep loading in the
+        background into the page cache, so asking again soon finds them. `max_wait` (seconds) caps
+        the whole wait."""
+        started = time.monotonic()
+        until = deadline
+        if max_wait is not None:
+            until = started + max_wait if until is None else min(until, started + max_wait)
+        futures = [self._reading_of(url, deadline) for url in urls]
+        done_count = 0
+        quorum = max(1, math.ceil(len(urls) * QUORUM))
+        quorum_at: float | None = None
+        pending = set(futures)
+        while pending:
+            now = time.monotonic()
+            limit = until
+            if quorum_at is not None:
+                grace_end = quorum_at + grace_after(quorum_at - started)
+                limit = grace_end if limit is None else min(limit, grace_end)
+            if limit is not None and now >= limit:
+                break
+            finished, pending = wait(pending, timeout=None if limit is None else limit - now,
+                                     return_when=FIRST_COMPLETED)
+            for _ in finished:
+                done_count += 1
+                if on_done is not None:
+                    on_done(done_count)
+            if quorum_at is None and len(futures) - len(pending) >= quorum and pending:
+                quorum_at = time.monotonic()
+        waited = time.monotonic() - started
+        return [_outcome(url, future, waited) for url, future in zip(urls, futures, strict=True)]
+
+    def _reading_of(self, url: str, deadline: float | None) -> Future[FetchedPage]:
+        """The read of a URL: the one under way, or a new one on its own thread (a read outlives the
+        call that started it when it is late, so it runs on a daemon thread, not a pool the call joins)."""
+        with self._slots_lock:
+            running = self._reading.get(url)
+            if running is not None:
+                return running
+            future: Future[FetchedPage] = Future()
+            self._reading[url] = future
+
+        def run() -> None:
             try:
-                results[index] = self.fetch(urls[index], deadline)
-            except ToolError as err:
-                results[index] = err
-            with done_lock:
-                done += 1
-                count = done
-            if on_done is not None:
-                on_done(count)
+                future.set_result(self.fetch(url, deadline))
+            except BaseException as err:
+                future.set_exception(err)
+            finally:
+                with self._slots_lock:
+                    self._reading.pop(url, None)
 
-        if len(urls) == 1:
-            run(0)
-            return results
-        with ThreadPoolExecutor(max_workers=min(self.config.fetch_concurrency, len(urls))) as pool:
-            list(pool.map(run, range(len(urls))))
-        return results
+        threading.Thread(target=run, name="page-read", daemon=True).start()
+        return future
 
-    def _slot(self, host: str) -> threading.BoundedSemaphore:
-        host = host.lower()
+    def _slot(self, host: str) -> FairSlots:
         with self._slots_lock:
             slot = self._host_slots.get(host)
             if slot is None:
-                slot = self._host_slots[host] = threading.BoundedSemaphore(self.config.fetch_per_host)
+                slot = self._host_slots[host] = FairSlots(self.config.fetch_per_host)
             return slot
 
-    def _fetch_uncached(self, url: str, deadline: float | None) -> FetchedPage:
+    def _fetch_with_retries(self, url: str, host: str, deadline: float | None) -> FetchedPage:
+        """Fetch with one retry of a transient failure; a slot of the host and of the process is held
+        only while a request is on the wire, never during the pause before a retry."""
+        queued = time.monotonic()
+        for attempt in range(FETCH_RETRIES + 1):
+            with self._slots_held(host, deadline, queued):
+                try:
+                    return self._fetch_uncached(url, deadline, attempt)
+                except _Retry as retry:
+                    failure = retry
+            if attempt == FETCH_RETRIES or (deadline is not None and
+                                            time.monotonic() + failure.wait + 1.0 >= deadline):
+                raise failure.error
+            self.client.pause(failure.wait)
+            queued = time.monotonic()
+        raise AssertionError("unreachable")
+
+    @contextmanager
+    def _slots_held(self, host: str, deadline: float | None, queued: float) -> Iterator[None]:
+        host_slot = self._slot(host)
+        if not host_slot.acquire(deadline):
+            raise _queue_timeout(host, queued, deadline)
+        try:
+            if not self._in_flight.acquire(deadline):
+                raise _queue_timeout(host, queued, deadline)
+            try:
+                yield
+            finally:
+                self._in_flight.release()
+        finally:
+            host_slot.release()
+
+    def _fetch_uncached(self, url: str, deadline: float | None, attempt: int = 0) -> FetchedPage:
         started = time.monotonic()
         current = url
         for _ in range(MAX_REDIRECTS + 1):
             _, host, port = check_url(current)
             self.guard.resolve(host, port)  # refuse before sending; the connection checks again
             try:
-                response = self.client.request("GET", current, follow_redirects=False, retries=1,
+                response = self.client.request("GET", current, follow_redirects=False, retries=0,
                                                max_bytes=self.config.fetch_max_bytes,
                                                check_headers=_body_rules(self.config.pdf_max_bytes),
                                                deadline=deadline)
+            except UpstreamConnectionError as err:
+                if err.transient:
+                    raise _Retry(self.client.backoff(attempt), FetchError(err.message)) from err
+                raise FetchError(err.message) from err
             except UpstreamError as err:
                 raise FetchError(err.message) from err
             location = response.headers.get("Location")
@@ -181,7 +280,11 @@ class PageFetcher:
                 current = urljoin(current, location.strip())
                 continue
             if response.status >= 400:
-                raise FetchError(f"the server answered HTTP {response.status}")
+                error = FetchError(f"the server answered HTTP {response.status}")
+                wait = self.client.retry_wait(response, attempt)
+                if wait is not None:
+                    raise _Retry(wait, error)
+                raise error
             content_type = response.headers.get("Content-Type", "")
             elapsed = (time.monotonic() - started) * 1000
             if content_kind(content_type, current) in BINARY_KINDS:
@@ -190,3 +293,19 @@ class PageFetcher:
             return FetchedPage(url, current, content_type, text, charset, elapsed, len(response.body))
         raise FetchError(f"too many redirects (more than {MAX_REDIRECTS})")
 
+
+def _queue_timeout(host: str, queued: float, deadline: float | None) -> FetchError:
+    waited = time.monotonic() - queued
+    return FetchError(f"not fetched: the call's deadline passed after {waited:.1f} s waiting in line for a "
+                      f"connection to {host} (other pages of this host or of this server were being read)")
+
+
+def _outcome(url: str, future: Future[FetchedPage], waited: float) -> FetchedPage | ToolError:
+    if not future.done():
+        return LatePage(url, waited)
+    error = future.exception()
+    if error is None:
+        return future.result()
+    if isinstance(error, ToolError):
+        return error
+    return FetchError(f"could not be read ({type(error).__name__})")

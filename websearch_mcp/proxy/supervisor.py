@@ -8,6 +8,7 @@ import time
 from typing import Any
 
 from websearch_mcp import __version__, log, revisions
+from websearch_mcp.call_context import ToolContext
 from websearch_mcp.errors import BackendServerError
 from websearch_mcp.proxy.connection import (
     BackendCancelled,
@@ -17,7 +18,7 @@ from websearch_mcp.proxy.connection import (
     BackendTimeout,
 )
 from websearch_mcp.proxy.servers_file import BackendSpec
-from websearch_mcp.tools.registry import Registry, Tool, ToolContext, ToolResult
+from websearch_mcp.tools.registry import Registry, Tool, ToolResult
 
 CLIENT_INFO = {"name": "websearch-mcp-aggregator", "version": __version__}
 HANDSHAKE_TIMEOUT = 10.0

@@ -7,12 +7,12 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from websearch_mcp.call_context import ToolContext
 from websearch_mcp.engines.base import SearchQuery
 from websearch_mcp.engines.fusion import normalise_url
 from websearch_mcp.passages import Passage, pack, rank, split_passages
 from websearch_mcp.services.pages import PageReader
 from websearch_mcp.services.search import SearchService
-from websearch_mcp.tools.registry import ToolContext
 
 _HEADING = re.compile(r"^(#{1,6}) ", re.MULTILINE)
 HEADING_SHIFT = 3  # the tool's own headings are ## and ###: a page's # becomes ####
@@ -74,7 +74,7 @@ class ContextService:
             title = (document.title if document is not None else "") or hit.title
             sources.append(Source(number, title, hit.url, snippet_only=not readable))
             if document is None:
-                failed.append({"url": hit.url, "error": outcome.error})
+                failed.append(outcome.failure())
             text = demote_headings(document.markdown) if readable and document is not None else hit.snippet
             passages.extend(split_passages(number, text))
         ranked = [p for p in rank(_distinct_passages(passages), question) if p.score > 0]

@@ -3,23 +3,32 @@ parts for paging."""
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
+from websearch_mcp.call_context import ToolContext
 from websearch_mcp.content import Document, to_document
 from websearch_mcp.errors import ToolError
-from websearch_mcp.fetch.pages import PageFetcher
-from websearch_mcp.tools.registry import ToolContext
+from websearch_mcp.fetch.pages import LatePage, PageFetcher
 
 
 class PageOutcome:
     """One URL's document, or why it could not be read."""
 
-    __slots__ = ("document", "error", "url")
+    __slots__ = ("document", "error", "late", "url")
 
-    def __init__(self, url: str, document: Document | None = None, error: str = "") -> None:
+    def __init__(self, url: str, document: Document | None = None, error: str = "", late: bool = False) -> None:
         self.url = url
         self.document = document
         self.error = error
+        self.late = late  # not read in time: it is still being read, into the page cache
+
+    def failure(self) -> dict[str, Any]:
+        """This outcome as an entry of a tool's `failed` list."""
+        entry: dict[str, Any] = {"url": self.url, "error": self.error}
+        if self.late:
+            entry["late"] = True
+        return entry
 
 
 class PageReader:
@@ -34,13 +43,14 @@ class PageReader:
         if not total:
             return []
         context.report_progress(0, total, f"fetching {total} page{'s' if total != 1 else ''}")
+        max_wait = None if context.wait_until is None else max(0.0, context.wait_until - time.monotonic())
         fetched = self.fetcher.fetch_many(
             urls, on_done=lambda done: context.report_progress(done, total, f"{done} of {total} pages fetched"),
-            deadline=context.deadline)
+            deadline=context.deadline, max_wait=max_wait)
         outcomes = []
         for url, page in zip(urls, fetched, strict=True):
             if isinstance(page, ToolError):
-                outcomes.append(PageOutcome(url, error=page.message))
+                outcomes.append(PageOutcome(url, error=page.message, late=isinstance(page, LatePage)))
                 continue
             try:
                 outcomes.append(PageOutcome(url, document=to_document(page, self.fetcher.config.pdf_max_pages,
@@ -52,8 +62,6 @@ class PageReader:
 
 def _time_left(context: ToolContext) -> float:
     """Seconds a PDF may take to read: its own limit, or what is left of the call's deadline."""
-    import time
-
     from websearch_mcp.content import PDF_TIME_LIMIT
 
     if context.deadline is None:

@@ -37,6 +37,7 @@ from websearch_mcp.errors import (
 )
 from websearch_mcp.http_client import HttpClient
 from websearch_mcp.store.base import Store
+from websearch_mcp.store.lease import LEASE_SECONDS, KeptLease
 
 CACHE = "search"
 LEASE = "lease:search:"
@@ -147,7 +148,7 @@ class SearchService:
                     turn: Turn) -> tuple[str, EngineAnswer, bool]:
         """Fetch unless another caller (this process or another) is already fetching the same search:
         then wait for its answer to reach the cache."""
-        while not self.store.claim(LEASE + key, self.config.timeout * 2 + 5):
+        while not self.store.claim(LEASE + key, LEASE_SECONDS):
             if turn.cancelled():
                 raise DeadlineExceeded("the call was cancelled")
             if turn.deadline is not None and time.monotonic() > turn.deadline:
@@ -156,18 +157,16 @@ class SearchService:
             cached = self.store.get(CACHE, key)
             if cached is not None:
                 return engine.name, _decode(cached), True
-        cached = self.store.get(CACHE, key)  # whoever held the lease may have stored its answer and let go
-        if cached is not None:
-            self.store.release(LEASE + key)
-            return engine.name, _decode(cached), True
-        try:
-            answer = engine.search(query, turn)
-            self.store.put(CACHE, key, _encode(answer), self.config.search_cache_ttl)  # before the lease goes
-        except UpstreamError as err:
-            self._cool_down(engine, err)
-            raise
-        finally:
-            self.store.release(LEASE + key)
+        with KeptLease(self.store, LEASE + key):  # renewed while this process works; lapses if it dies
+            cached = self.store.get(CACHE, key)  # whoever held the lease may have stored its answer and let go
+            if cached is not None:
+                return engine.name, _decode(cached), True
+            try:
+                answer = engine.search(query, turn)
+                self.store.put(CACHE, key, _encode(answer), self.config.search_cache_ttl)  # before the lease goes
+            except UpstreamError as err:
+                self._cool_down(engine, err)
+                raise
         if self.store.cooldown(engine.name)[1]:
             self.store.set_cooldown(engine.name, 0.0, 0, "")  # it answers again: forget its strikes
         return engine.name, answer, False

@@ -43,6 +43,9 @@ class Store(Protocol):
     def release(self, key: str) -> None:
         """Give a lease back."""
 
+    def renew(self, key: str, ttl: float) -> None:
+        """Extend a lease this caller holds to `ttl` seconds from now."""
+
     def reserve(self, name: str, interval: float) -> float:
         """Book the next request slot for `name`, at least `interval` seconds after the previous one
         (whoever booked it); returns the seconds to wait before sending."""

@@ -64,6 +64,11 @@ class MemoryStore:
         with self._lock:
             self._leases.pop(key, None)
 
+    def renew(self, key: str, ttl: float) -> None:
+        """Extend a held lease."""
+        with self._lock:
+            self._leases[key] = time.time() + ttl
+
     def reserve(self, name: str, interval: float) -> float:
         """Book the next slot; the seconds to wait for it."""
         now = time.time()

@@ -97,6 +97,10 @@ class RedisStore:
         """Give a lease back."""
         self._guard(lambda: self.client.delete(PREFIX + "lease:" + key))
 
+    def renew(self, key: str, ttl: float) -> None:
+        """Extend a held lease."""
+        self._guard(lambda: self.client.set(PREFIX + "lease:" + key, b"1", px=max(1, int(ttl * 1000))))
+
     def reserve(self, name: str, interval: float) -> float:
         """Book the next slot for `name`, timed by the Redis server's clock; the seconds to wait."""
         waited = self._guard(lambda: self._reserve(keys=[PREFIX + "slot:" + name], args=[int(interval * 1000)]))

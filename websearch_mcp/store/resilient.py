@@ -91,6 +91,10 @@ class ResilientStore:
         """Take a lease unless a live one is held."""
         return self._use(lambda s: s.claim(key, ttl), writes=True)
 
+    def renew(self, key: str, ttl: float) -> None:
+        """Extend a held lease."""
+        self._use(lambda s: s.renew(key, ttl), writes=True)
+
     def release(self, key: str) -> None:
         """Give a lease back (to whichever store holds it)."""
         self._use(lambda s: s.release(key), writes=True)

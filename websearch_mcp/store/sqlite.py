@@ -148,6 +148,11 @@ class SqliteStore:
         with self._write() as db:
             db.execute("DELETE FROM leases WHERE key = ?", (key,))
 
+    def renew(self, key: str, ttl: float) -> None:
+        """Extend a held lease."""
+        with self._write() as db:
+            db.execute("INSERT OR REPLACE INTO leases VALUES (?, ?)", (key, time.time() + ttl))
+
     def reserve(self, name: str, interval: float) -> float:
         """Book the next slot for `name` across every process; the seconds to wait for it."""
         now = time.time()

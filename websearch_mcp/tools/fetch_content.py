@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from websearch_mcp import templates
-from websearch_mcp.tools.registry import ToolContext, ToolResult, ToolSpec
+from websearch_mcp.call_context import ToolContext
+from websearch_mcp.tools.registry import ToolResult, ToolSpec
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -12,6 +13,8 @@ if TYPE_CHECKING:
     from websearch_mcp.services import Services
 
 MAX_URLS = 20
+MAX_WAIT: dict[str, Any] = {"type": "number", "minimum": 0.5, "maximum": 300,
+                            "description": "Longest wait for pages; later ones keep loading for a next call"}
 
 INPUT_SCHEMA: dict[str, Any] = {
     "type": "object",
@@ -36,6 +39,7 @@ INPUT_SCHEMA: dict[str, Any] = {
             "default": 0,
             "minimum": 0,
         },
+        "max_wait_seconds": MAX_WAIT,
     },
     "required": ["urls"],
     "additionalProperties": False,
@@ -83,7 +87,7 @@ def _render_page(entry: dict[str, Any]) -> str:
     return text
 
 
-def render_markdown(pages: list[dict[str, Any]], failed: list[dict[str, str]]) -> str:
+def render_markdown(pages: list[dict[str, Any]], failed: list[dict[str, Any]]) -> str:
     """Each page (title, URL, Markdown, how to continue), then the failures with their reasons."""
     parts = [templates.PAGE_SEPARATOR.join(_render_page(page) for page in pages)]
     if not pages:
@@ -101,7 +105,8 @@ def run(services: Services, arguments: dict[str, Any], context: ToolContext) -> 
     from websearch_mcp.fetch.addresses import InvalidUrlError, check_url
     from websearch_mcp.services.pages import page_part
 
-    failed: list[dict[str, str]] = []
+    context.limit_wait(arguments.get("max_wait_seconds"))
+    failed: list[dict[str, Any]] = []
     valid: list[str] = []
     for url in merge_urls(arguments["urls"]):
         try:
@@ -112,7 +117,7 @@ def run(services: Services, arguments: dict[str, Any], context: ToolContext) -> 
     pages = []
     for outcome in services.pages.read(valid, context):
         if outcome.document is None:
-            failed.append({"url": outcome.url, "error": outcome.error})
+            failed.append(outcome.failure())
             continue
         entry = page_part(outcome.document, arguments["start_index"], arguments["max_chars"])
         entry["url"], entry["final_url"] = outcome.url, outcome.document.url

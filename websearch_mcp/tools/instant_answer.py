@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from websearch_mcp import templates
+from websearch_mcp.call_context import ToolContext
 from websearch_mcp.errors import InvalidArguments, UpstreamError
-from websearch_mcp.tools.registry import ToolContext, ToolResult, ToolSpec
+from websearch_mcp.tools.registry import ToolResult, ToolSpec
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

@@ -6,13 +6,13 @@ Plain classes rather than dataclasses: this module is on the start-up path.
 from __future__ import annotations
 
 import _thread
-import time
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator
     from typing import Any
 
+    from websearch_mcp.call_context import ToolContext
     from websearch_mcp.errors import ToolError
     from websearch_mcp.services import Services
 
@@ -37,66 +37,6 @@ class ToolResult:
         self.is_error = is_error
         self.raw = raw  # a complete CallToolResult to pass through unchanged
         self.error = error  # the typed error behind an error result, for the REST facade and the CLI
-
-
-class CancelFlag:
-    """Set once a request is cancelled; like threading.Event, without importing threading until waited on."""
-
-    def __init__(self) -> None:
-        self._set = False
-        self._event: Any = None
-        self._lock = _thread.allocate_lock()
-
-    def set(self) -> None:
-        """Mark the request cancelled and wake anyone waiting."""
-        self._set = True
-        event = self._event
-        if event is not None:
-            event.set()
-
-    def is_set(self) -> bool:
-        """Whether the request was cancelled."""
-        return self._set
-
-    def wait(self, timeout: float | None = None) -> bool:
-        """Sleep until cancelled or the timeout passes; True when cancelled."""
-        with self._lock:
-            if self._event is None:
-                import threading
-
-                self._event = threading.Event()
-        if self._set:
-            self._event.set()
-        return bool(self._event.wait(timeout))
-
-
-class ToolContext:
-    """What a running tool may know of and do to its request."""
-
-    def __init__(self, request_id: Any = None,
-                 send_notification: Callable[[str, JSONObject], None] | None = None,
-                 deadline_seconds: float | None = None) -> None:
-        self.request_id = request_id
-        self.progress_token: Any = None
-        self.cancelled = CancelFlag()
-        self.send_notification = send_notification
-        self.deadline = time.monotonic() + deadline_seconds if deadline_seconds else None
-        self._last_progress = float("-inf")
-
-    def report_progress(self, progress: float, total: float | None = None,
-                        message: str | None = None) -> None:
-        """Send a progress notification when the client asked for them; progress only grows."""
-        if self.progress_token is None or self.send_notification is None:
-            return
-        if progress <= self._last_progress or self.cancelled.is_set():
-            return
-        self._last_progress = progress
-        params: JSONObject = {"progressToken": self.progress_token, "progress": progress}
-        if total is not None:
-            params["total"] = total
-        if message:
-            params["message"] = message
-        self.send_notification("notifications/progress", params)
 
 
 class ToolSpec:

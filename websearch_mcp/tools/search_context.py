@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from websearch_mcp import templates
-from websearch_mcp.tools.registry import ToolContext, ToolResult, ToolSpec
+from websearch_mcp.call_context import ToolContext
+from websearch_mcp.tools.fetch_content import MAX_WAIT
+from websearch_mcp.tools.registry import ToolResult, ToolSpec
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -30,6 +32,7 @@ INPUT_SCHEMA: dict[str, Any] = {
             "minimum": 1,
             "maximum": 10,
         },
+        "max_wait_seconds": MAX_WAIT,
     },
     "required": ["query"],
     "additionalProperties": False,
@@ -76,6 +79,7 @@ def run(services: Services, arguments: dict[str, Any], context: ToolContext) -> 
     from websearch_mcp.passages import estimate_tokens
 
     query = arguments["query"]
+    context.limit_wait(arguments.get("max_wait_seconds"))
     answer = services.context.build(query, arguments["max_tokens"], arguments["max_results"], context)
     structured = {
         "query": query,

@@ -6,7 +6,8 @@ from __future__ import annotations
 import time
 
 from websearch_mcp import log, templates
-from websearch_mcp.tools.registry import ToolContext, ToolResult, ToolSpec
+from websearch_mcp.call_context import ToolContext
+from websearch_mcp.tools.registry import ToolResult, ToolSpec
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

@@ -5,9 +5,11 @@ from __future__ import annotations
 import time
 
 from websearch_mcp import templates
+from websearch_mcp.call_context import ToolContext
 from websearch_mcp.engines.table import BY_NAME
 from websearch_mcp.errors import InvalidArguments
-from websearch_mcp.tools.registry import ToolContext, ToolResult, ToolSpec
+from websearch_mcp.tools.fetch_content import MAX_WAIT
+from websearch_mcp.tools.registry import ToolResult, ToolSpec
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -87,6 +89,7 @@ INPUT_SCHEMA: dict[str, Any] = {
             "minimum": 200,
             "maximum": 100000,
         },
+        "max_wait_seconds": MAX_WAIT,
     },
     "required": ["query"],
     "additionalProperties": False,
@@ -284,6 +287,8 @@ def attach_content(services: Services, results: list[dict[str, Any]], metadata: 
     for result, outcome in zip(results, outcomes, strict=True):
         if outcome.document is None:
             result["content_error"] = outcome.error
+            if outcome.late:
+                result["content_late"] = True
         else:
             result["content"] = content_summary(outcome.document, max_chars)
     successful = sum(1 for o in outcomes if o.document is not None)
@@ -300,6 +305,7 @@ def run(services: Services, arguments: dict[str, Any], context: ToolContext) -> 
     answer = services.search.search(query, arguments.get("backend"), context.deadline, context.cancelled.is_set)
     results, metadata = seed_002_shape(answer, query, started)
     if arguments["fetch_content"] and results:
+        context.limit_wait(arguments.get("max_wait_seconds"))
         attach_content(services, results, metadata, arguments["max_content_chars"], context)
     text = render_markdown(query.query, results, metadata["source"], metadata)
     return ToolResult(text=text, structured={"results": results, "metadata": metadata})

@@ -5,10 +5,11 @@ from __future__ import annotations
 from typing import Any
 
 from websearch_mcp import wire
+from websearch_mcp.call_context import ToolContext
 from websearch_mcp.errors import InvalidArguments
 from websearch_mcp.jsonrpc import InvalidParams, ServerError
 from websearch_mcp.mcp import McpServer
-from websearch_mcp.tools.registry import Tool, ToolContext
+from websearch_mcp.tools.registry import Tool
 from websearch_mcp.transports.http.messages import HttpError, Request, Response
 
 HEALTH = {"status": "ok", "message": "MCP Server is running"}
