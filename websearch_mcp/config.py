@@ -45,6 +45,7 @@ class Config:
     fetch_per_host: int = 2
     cache_ttl: float = 600.0
     backends: str = ""
+    tools: str = ""
     fusion: int = 1
     search_cache_ttl: float = 300.0
     store: str = ""
@@ -130,6 +131,7 @@ _ENV_FIELDS: dict[str, tuple[str, type]] = {
     "WEBSEARCH_FETCH_PER_HOST": ("fetch_per_host", int),
     "WEBSEARCH_CACHE_TTL": ("cache_ttl", float),
     "WEBSEARCH_BACKENDS": ("backends", str),
+    "WEBSEARCH_TOOLS": ("tools", str),
     "WEBSEARCH_FUSION": ("fusion", int),
     "WEBSEARCH_SEARCH_CACHE_TTL": ("search_cache_ttl", float),
     "WEBSEARCH_STORE": ("store", str),
@@ -206,6 +208,11 @@ def validate(config: Config) -> Config:
     for name in backend_order(config):
         if name not in BY_NAME:
             raise ConfigError(f"WEBSEARCH_BACKENDS names {name!r}; known backends: {', '.join(BY_NAME)}")
+    for name in tool_selection(config) or ():
+        if name not in BUILT_IN_TOOLS:
+            raise ConfigError(f"WEBSEARCH_TOOLS names {name!r}; known tools: {', '.join(BUILT_IN_TOOLS)}")
+        if name.startswith("tavily_") and not config.tavily_api_key.strip():
+            raise ConfigError(f"WEBSEARCH_TOOLS names {name!r}, which needs WEBSEARCH_TAVILY_API_KEY")
     if config.http_server not in ("auto", "waitress", "stdlib"):
         raise ConfigError(f"WEBSEARCH_HTTP_SERVER={config.http_server!r}: must be auto, waitress or stdlib")
     if config.log_level.lower() not in LOG_LEVELS:
@@ -218,6 +225,16 @@ def validate(config: Config) -> Config:
             raise ConfigError(f"WEBSEARCH_STORE={config.store!r} needs the Redis client: "
                               "pip install 'websearch-mcp[redis]'")
     return config
+
+
+BUILT_IN_TOOLS = ("web_search", "instant_answer", "fetch_content", "search_context", "tavily_search",
+                  "tavily_extract", "tavily_context")
+
+
+def tool_selection(config: Config) -> list[str] | None:
+    """The built-in tools WEBSEARCH_TOOLS names, in its order, or None for the default set."""
+    named = [n.strip().lower() for n in config.tools.split(",") if n.strip()]
+    return list(dict.fromkeys(named)) or None
 
 
 def backend_order(config: Config) -> list[str]:
@@ -250,8 +267,15 @@ def describe_store(config: Config) -> tuple[str, str]:
     if setting == "memory":
         return "memory", ""
     if setting.startswith("sqlite:///"):
-        return "sqlite", "/" + setting[len("sqlite://"):].lstrip("/")
+        path = "/" + setting[len("sqlite://"):].lstrip("/")
+        if os.path.dirname(path) == "/":
+            raise ConfigError(f"WEBSEARCH_STORE={setting!r} would write {path} at the root of the file system: "
+                              "sqlite:/// takes an absolute path (sqlite:///var/cache/websearch.db); for a path "
+                              f"relative to the working directory write sqlite:{path.lstrip('/')}")
+        return "sqlite", path
+    if setting.startswith("sqlite:") and not setting.startswith("sqlite:/"):
+        return "sqlite", os.path.abspath(setting[len("sqlite:"):])  # relative to the working directory
     if setting.startswith(("redis://", "rediss://")):
         return "redis", setting
-    raise ConfigError(f"WEBSEARCH_STORE={setting!r}: use memory, sqlite:///ABSOLUTE/PATH, "
+    raise ConfigError(f"WEBSEARCH_STORE={setting!r}: use memory, sqlite:///ABSOLUTE/PATH, sqlite:RELATIVE/PATH, "
                       "redis://[:PASSWORD@]HOST:PORT/DB or rediss://...")

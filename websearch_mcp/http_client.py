@@ -33,7 +33,7 @@ from websearch_mcp.errors import (
     UpstreamHTTPError,
     UpstreamTimeout,
 )
-from websearch_mcp.fetch.addresses import AddressGuard
+from websearch_mcp.fetch.addresses import AddressGuard, BlockedAddressError
 
 _CHUNK = 64 * 1024
 MAX_REDIRECTS = 5
@@ -253,6 +253,10 @@ class HttpClient:
                 if running.expired:
                     raise UpstreamTimeout(slow, url=url) from err
                 raise self._failure(url, err, slow) from err
+            except BlockedAddressError as err:  # the connection's own check (the name now resolves elsewhere)
+                if not self.trust_first_hop:
+                    raise  # the page fetcher reports it as it is
+                raise UpstreamError(f"{_host(url)}: {err.message}", url=url) from err
             if running.expired:
                 raise UpstreamTimeout(slow, url=url)
         return HttpResponse(status=reply.status_code, headers=reply.headers, body=body,

@@ -24,6 +24,10 @@ class InvalidUrlError(ToolError):
     """The URL cannot be fetched at all (scheme, host)."""
 
 
+class UnresolvedHostError(ToolError):
+    """The host name does not resolve."""
+
+
 def _embedded_ipv4(address: ipaddress.IPv6Address) -> ipaddress.IPv4Address | None:
     if address.ipv4_mapped is not None:
         return address.ipv4_mapped
@@ -85,7 +89,7 @@ class AddressGuard:
         try:
             infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
         except (socket.gaierror, UnicodeError) as err:
-            raise ToolError(f"could not resolve {host} ({err})") from None
+            raise UnresolvedHostError(f"could not resolve {host} ({err})") from None
         seen: list[tuple[int, str]] = []
         for family, _, _, _, sockaddr in infos:
             pair = (family, str(sockaddr[0]).split("%")[0])

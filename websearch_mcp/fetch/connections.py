@@ -14,11 +14,11 @@ from typing import Any
 
 from urllib3.connection import HTTPConnection, HTTPSConnection
 from urllib3.connectionpool import HTTPConnectionPool, HTTPSConnectionPool
-from urllib3.exceptions import ConnectTimeoutError, NewConnectionError
+from urllib3.exceptions import ConnectTimeoutError, NameResolutionError, NewConnectionError
 from urllib3.util.connection import create_connection
 
 from websearch_mcp import exchange
-from websearch_mcp.fetch.addresses import AddressGuard
+from websearch_mcp.fetch.addresses import AddressGuard, UnresolvedHostError
 
 
 class _GuardedMixin:
@@ -32,10 +32,13 @@ class _GuardedMixin:
 
     def _new_conn(self) -> socket.socket:
         running = exchange.current()
-        if running is not None and running.trusts(self._dns_host, self.port):
-            pairs = self.guard.lookup(self._dns_host, self.port)
-        else:
-            pairs = self.guard.resolve(self._dns_host, self.port)  # BlockedAddressError passes through
+        try:
+            if running is not None and running.trusts(self._dns_host, self.port):
+                pairs = self.guard.lookup(self._dns_host, self.port)
+            else:
+                pairs = self.guard.resolve(self._dns_host, self.port)  # BlockedAddressError passes through
+        except UnresolvedHostError as err:
+            raise NameResolutionError(self._dns_host, self, socket.gaierror(err.message)) from err  # type: ignore[arg-type]
         last: OSError | None = None
         for _, address in pairs:
             target = self.guard.dial_target(address, self.port)

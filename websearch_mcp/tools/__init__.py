@@ -15,12 +15,18 @@ def built_in_specs(config: Config) -> list[ToolSpec]:
     """Every built-in tool this configuration offers, in a stable order."""
     from websearch_mcp.tools import fetch_content, instant_answer, search_context, web_search
 
+    from websearch_mcp.config import tool_selection
+
     specs = [web_search.SPEC, instant_answer.SPEC, fetch_content.SPEC, search_context.SPEC]
     if config.tavily_api_key.strip():
         from websearch_mcp.tools import tavily
 
         specs.extend(tavily.SPECS)
-    return specs
+    chosen = tool_selection(config)
+    if chosen is None:
+        return specs
+    by_name = {spec.name: spec for spec in specs}
+    return [by_name[name] for name in chosen if name in by_name]  # the configuration checked the names
 
 
 def build_registry(services: Services) -> Registry:

@@ -13,32 +13,34 @@ if TYPE_CHECKING:
     from websearch_mcp.services import Services
 
 MAX_URLS = 20
-MAX_WAIT: dict[str, Any] = {"type": "number", "minimum": 0.5, "maximum": 300,
-                            "description": "Longest wait for pages; later ones keep loading for a next call"}
+MAX_WAIT: dict[str, Any] = {"type": "number", "minimum": 0.5, "description": "Most seconds to wait for pages"}
 
 INPUT_SCHEMA: dict[str, Any] = {
     "type": "object",
     "properties": {
         "urls": {
             "type": "array",
-            "description": "Pages to read (http or https; at most 20; duplicates are read once)",
+            "description": "Pages to read (http or https)",
             "items": {"type": "string"},
             "minItems": 1,
             "maxItems": MAX_URLS,
         },
         "max_chars": {
             "type": "integer",
-            "description": "Most characters of Markdown returned per page",
+            "description": "Most characters per page",
             "default": 20000,
             "minimum": 200,
             "maximum": 200000,
         },
         "start_index": {
             "type": "integer",
-            "description": "Character to start from in each page, to continue a long page",
+            "description": "Character to start from in each page",
             "default": 0,
             "minimum": 0,
         },
+        "query": {"type": "string", "description": "Return only the passages answering this, ranked"},
+        "outline": {"type": "boolean", "default": False,
+                    "description": "Return the headings with their start_index instead of text"},
         "max_wait_seconds": MAX_WAIT,
     },
     "required": ["urls"],
@@ -53,6 +55,8 @@ _PAGE_SCHEMA: dict[str, Any] = {
         "total_chars": {"type": "integer"}, "next_start_index": {"type": ["integer", "null"]},
         "word_count": {"type": "integer"}, "fetch_time_ms": {"type": "integer"},
         "metadata": {"type": "object"}, "warning": {"type": "string"},
+        "outline": {"type": "array", "items": {"type": "object"}},
+        "passages": {"type": "array", "items": {"type": "object"}},
     },
     "required": ["url", "title", "content", "start_index", "end_index", "total_chars", "next_start_index"],
 }
@@ -77,6 +81,10 @@ def _render_page(entry: dict[str, Any]) -> str:
     text = templates.PAGE_HEADER.format(title=entry["title"], url=entry["url"])
     if entry.get("warning"):
         text += templates.PAGE_HTTP_WARNING
+    if "outline" in entry:
+        return text + _render_outline(entry["outline"], entry["total_chars"])
+    if "passages" in entry:
+        return text + _render_passages(entry["passages"], entry.get("total_passages", 0))
     total, start = entry["total_chars"], entry["start_index"]
     if total and start >= total:
         return text + templates.PAGE_PAST_END.format(start=start, total=total)
@@ -85,6 +93,43 @@ def _render_page(entry: dict[str, Any]) -> str:
     if entry["next_start_index"] is not None:
         text += templates.PAGE_CONTINUES.format(start=start, end=entry["end_index"], total=total)
     return text
+
+
+def _render_outline(sections: list[dict[str, Any]], total: int) -> str:
+    if not sections:
+        return templates.PAGE_NO_HEADINGS.format(total=total)
+    top = min(s["level"] for s in sections)
+    text = templates.PAGE_OUTLINE.format(count=len(sections), total=total)
+    text += "".join(templates.PAGE_OUTLINE_ITEM.format(indent="  " * (s["level"] - top), title=s["title"],
+                                                        start=s["start_index"], chars=s["chars"]) for s in sections)
+    return text.rstrip("\n") + "\n"
+
+
+def _render_passages(found: list[dict[str, Any]], total_passages: int) -> str:
+    if not found:
+        return templates.PAGE_NO_PASSAGE
+    text = templates.PAGE_PASSAGES.format(count=len(found), total_passages=total_passages)
+    for passage in found:
+        path = " › ".join(passage["heading_path"]) or "(top of the page)"
+        text += templates.PAGE_PASSAGE.format(path=path, start=passage["start_index"], text=passage["text"])
+    return text
+
+
+def _focus(entry: dict[str, Any], markdown: str, arguments: dict[str, Any]) -> None:
+    """Replace a page's part by its outline or by the passages that answer the query, when asked."""
+    from websearch_mcp import sections
+
+    if arguments.get("outline"):
+        entry["outline"] = [s.row() for s in sections.outline(markdown)]
+    elif arguments.get("query", "").strip():
+        found = sections.best_passages(markdown, arguments["query"], arguments["max_chars"])
+        entry["passages"] = [f.row() for f in found]
+        entry["total_passages"] = sections.passage_count(markdown)
+    else:
+        return
+    entry["content"] = ""
+    entry["start_index"] = entry["end_index"] = 0
+    entry["next_start_index"] = None
 
 
 def render_markdown(pages: list[dict[str, Any]], failed: list[dict[str, Any]]) -> str:
@@ -121,6 +166,7 @@ def run(services: Services, arguments: dict[str, Any], context: ToolContext) -> 
             continue
         entry = page_part(outcome.document, arguments["start_index"], arguments["max_chars"])
         entry["url"], entry["final_url"] = outcome.url, outcome.document.url
+        _focus(entry, outcome.document.markdown, arguments)
         if outcome.url.lower().startswith("http://"):
             entry["warning"] = HTTP_WARNING
         pages.append(entry)
@@ -133,7 +179,7 @@ SPEC = ToolSpec(
     title="Fetch Page Content",
     description=("Read web pages as clean Markdown of their main content (navigation, ads and "
                  "boilerplate removed). Long pages come in parts: the output says which start_index "
-                 "reads on. Invalid or unreachable URLs are listed with the reason; the others are read."),
+                 "reads on; query or outline read only what is needed. Invalid or unreachable URLs are listed with the reason; the others are read."),
     input_schema=INPUT_SCHEMA,
     output_schema=OUTPUT_SCHEMA,
     run=run,

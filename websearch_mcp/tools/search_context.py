@@ -17,10 +17,10 @@ if TYPE_CHECKING:
 INPUT_SCHEMA: dict[str, Any] = {
     "type": "object",
     "properties": {
-        "query": {"type": "string", "description": "The question or topic to gather context for"},
+        "query": {"type": "string", "description": "The question or topic"},
         "max_tokens": {
             "type": "integer",
-            "description": "Token budget of the context (estimated at about four characters a token)",
+            "description": "Token budget (about four characters a token)",
             "default": 4000,
             "minimum": 200,
             "maximum": 50000,

@@ -37,7 +37,7 @@ INPUT_SCHEMA: dict[str, Any] = {
         },
         "region": {
             "type": "string",
-            "description": "DuckDuckGo region code (kl), e.g. us-en, uk-en, jp-jp, de-de; wt-wt is worldwide",
+            "description": "DuckDuckGo region (kl): us-en, de-de, …; wt-wt is worldwide",
             "default": "wt-wt",
             "pattern": "^[a-z]{2}-[a-z]{2,3}$",
         },
@@ -49,42 +49,41 @@ INPUT_SCHEMA: dict[str, Any] = {
         },
         "time_range": {
             "type": "string",
-            "description": "Only results from the last day, week, month or year; empty for any time",
+            "description": "Only results from the last day, week, month or year",
             "default": "",
             "enum": ["", "day", "week", "month", "year"],
         },
         "page": {
             "type": "integer",
-            "description": "Result page, 1-based; page 2 holds results max_results+1 .. 2*max_results",
+            "description": "Result page, 1-based",
             "default": 1,
             "minimum": 1,
             "maximum": 10,
         },
         "category": {
             "type": "string",
-            "description": "Kind of results; categories other than general need a SearXNG instance",
+            "description": "Kind of results; all but general need SearXNG",
             "default": "general",
             "enum": ["general", "images", "videos", "news", "map", "music", "it", "science", "files"],
         },
         "language": {
             "type": "string",
-            "description": "ISO 639-1 language, optionally with a country (en, de, en-GB); mapped to a "
-                           "DuckDuckGo region when no region is given",
+            "description": "Language (en, de, en-GB); sets the region when none is given",
             "pattern": "^[a-z]{2}(-[A-Z]{2})?$",
         },
         "backend": {
             "type": "string",
-            "description": "Use this search engine only (otherwise the configured order, with fallback)",
+            "description": "Use only this engine (default: the configured order, with fallback)",
             "enum": list(BY_NAME),
         },
         "fetch_content": {
             "type": "boolean",
-            "description": "Also fetch each result's page and include its main content as Markdown",
+            "description": "Also read each result's page as Markdown",
             "default": False,
         },
         "max_content_chars": {
             "type": "integer",
-            "description": "With fetch_content: most characters of Markdown per page",
+            "description": "With fetch_content: most characters per page",
             "default": 4000,
             "minimum": 200,
             "maximum": 100000,

@@ -1,0 +1,80 @@
+"""Reading only what a question needs, and what a model sees of the tools (`make bench`).
+
+1. Passage ranking (fetch_content's `query`): on SQuAD v1.1 dev (48 Wikipedia articles, 576
+   questions, bench/data/squad-dev-v1.1-subset.json.gz, CC BY-SA 4.0), the share of questions whose
+   answer is in the returned text at 500, 1,000 and 2,000 tokens, against the first N tokens of the
+   article (what reading in order from start_index 0 gives). "answer paragraph" counts a question only
+   when the returned text holds the paragraph the answer was marked in (an answer string that is a
+   common word may also occur elsewhere).
+2. Tool definitions: the characters of name, title, description and input schema of the tools
+   tools/list gives a model, for the default set and with WEBSEARCH_TOOLS.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from websearch_mcp.sections import best_passages  # noqa: E402
+
+DATA = ROOT / "bench" / "data" / "squad-dev-v1.1-subset.json.gz"
+BUDGETS = (500, 1000, 2000)
+CHARS_PER_TOKEN = 4  # estimate_tokens' rate for Latin text
+
+
+def ranking() -> None:
+    data = json.loads(gzip.decompress(DATA.read_bytes()))
+    documents = data["documents"]
+    questions = sum(len(d["questions"]) for d in documents)
+    print(f"Passage ranking: {len(documents)} articles, {questions} questions (SQuAD v1.1 dev)")
+    print(f"{'tokens':>7} | {'ranked: answer':>15} | {'first N: answer':>16} | {'ratio':>5} | "
+          f"{'ranked: paragraph':>18} | {'first N: paragraph':>19} | {'ratio':>5}")
+    started = time.process_time()
+    for budget in BUDGETS:
+        counts = {"ranked": 0, "first": 0, "ranked_p": 0, "first_p": 0}
+        for document in documents:
+            text = "\n\n".join(document["paragraphs"])
+            first = text[:budget * CHARS_PER_TOKEN]
+            for question in document["questions"]:
+                found = best_passages(text, question["question"], budget * CHARS_PER_TOKEN)
+                ranked = "\n\n".join(f.text for f in found)
+                assert sum(len(f.text) for f in found) <= budget * CHARS_PER_TOKEN
+                paragraph = document["paragraphs"][question["paragraph_index"]]
+                counts["ranked"] += any(a in ranked for a in question["answers"])
+                counts["first"] += any(a in first for a in question["answers"])
+                counts["ranked_p"] += paragraph in ranked
+                counts["first_p"] += paragraph in first
+        share = {k: v / questions for k, v in counts.items()}
+        print(f"{budget:>7} | {share['ranked']:>15.1%} | {share['first']:>16.1%} | "
+              f"{share['ranked'] / max(share['first'], 1e-9):>4.2f}x | {share['ranked_p']:>18.1%} | "
+              f"{share['first_p']:>19.1%} | {share['ranked_p'] / max(share['first_p'], 1e-9):>4.2f}x")
+    spent = time.process_time() - started
+    print(f"  ranking time: {spent / (questions * len(BUDGETS)) * 1000:.1f} ms CPU per question and page")
+
+
+def definitions() -> None:
+    from websearch_mcp.config import Config
+    from websearch_mcp.tools import built_in_specs
+
+    def size(config: Config) -> tuple[int, int]:
+        specs = built_in_specs(config)
+        chars = sum(len(json.dumps({"name": s.name, "title": s.title, "description": s.description,
+                                    "inputSchema": s.input_schema}, ensure_ascii=False)) for s in specs)
+        return len(specs), chars
+
+    print("\nTool definitions (name, title, description, input schema as tools/list sends them):")
+    for label, config in (("default", Config()), ("WEBSEARCH_TOOLS=web_search,fetch_content",
+                                                  Config(tools="web_search,fetch_content"))):
+        count, chars = size(config)
+        print(f"  {label}: {count} tools, {chars:,} characters (~{chars // CHARS_PER_TOKEN:,} tokens)")
+
+
+if __name__ == "__main__":
+    ranking()
+    definitions()
