@@ -13,9 +13,8 @@ if TYPE_CHECKING:
 
 def built_in_specs(config: Config) -> list[ToolSpec]:
     """Every built-in tool this configuration offers, in a stable order."""
-    from websearch_mcp.tools import fetch_content, instant_answer, search_context, web_search
-
     from websearch_mcp.config import tool_selection
+    from websearch_mcp.tools import fetch_content, instant_answer, search_context, web_search
 
     specs = [web_search.SPEC, instant_answer.SPEC, fetch_content.SPEC, search_context.SPEC]
     if config.tavily_api_key.strip():

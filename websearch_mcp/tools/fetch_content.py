@@ -179,7 +179,8 @@ SPEC = ToolSpec(
     title="Fetch Page Content",
     description=("Read web pages as clean Markdown of their main content (navigation, ads and "
                  "boilerplate removed). Long pages come in parts: the output says which start_index "
-                 "reads on; query or outline read only what is needed. Invalid or unreachable URLs are listed with the reason; the others are read."),
+                 "reads on; query or outline read only what is needed. Invalid or unreachable URLs "
+                 "are listed with the reason; the others are read."),
     input_schema=INPUT_SCHEMA,
     output_schema=OUTPUT_SCHEMA,
     run=run,
