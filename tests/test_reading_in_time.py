@@ -94,14 +94,17 @@ def test_after_the_quorum_late_pages_get_a_grace_then_load_into_the_cache(upstre
     started = time.monotonic()
     results = pages.fetch_many(urls, deadline=started + 30)
     elapsed = time.monotonic() - started
-    assert elapsed < 1.0  # quorum after ~0.05 s, then a grace of at least 0.3 s
+    assert elapsed < 1.6  # quorum after ~0.05 s, then a grace of 0.3 s; not the slow page's 2 s
     late = results[2]
     assert isinstance(late, LatePage) and "ask again: it is still being read" in late.message
     assert all(not isinstance(r, Exception) for i, r in enumerate(results) if i != 2)
-    time.sleep(2.3)  # the late page keeps loading in the background
+    arrived = time.monotonic() + 10
+    while pages.cache.get("page", urls[2]) is None:  # the late page keeps loading in the background
+        assert time.monotonic() < arrived
+        time.sleep(0.05)
     again = time.monotonic()
     second = pages.fetch_many([urls[2]], deadline=time.monotonic() + 30)
-    assert not isinstance(second[0], Exception) and time.monotonic() - again < 0.2
+    assert not isinstance(second[0], Exception) and time.monotonic() - again < 0.5
     assert upstream.count("/slow") == 1  # read once, from the first call's request
 
 

@@ -1,13 +1,17 @@
 """Decoding a page's bytes: a byte-order mark, the HTTP header's charset, then the document's own
-declaration (found by beautifulsoup4's EncodingDetector), then detection (charset_normalizer, which
+declaration (a meta tag or XML declaration in its first bytes), then detection (charset_normalizer, which
 comes with requests). Labels are read the way browsers read them (Shift_JIS as cp932, latin-1 as
 cp1252), and a UTF-8 page mislabelled as latin-1 is read as UTF-8."""
 
 from __future__ import annotations
 
 import codecs
+import re
 
-from bs4.dammit import EncodingDetector
+_XML_DECLARATION = re.compile(rb"^\s*<\?.*encoding=['\"](.*?)['\"].*\?>")
+_META_CHARSET = re.compile(rb"<\s*meta[^>]+charset\s*=\s*[\"']?([^>]*?)[ /;'\">]", re.IGNORECASE)
+_BOMS = ((codecs.BOM_UTF32_LE, "utf-32-le"), (codecs.BOM_UTF32_BE, "utf-32-be"), (codecs.BOM_UTF8, "utf-8"),
+         (codecs.BOM_UTF16_LE, "utf-16-le"), (codecs.BOM_UTF16_BE, "utf-16-be"))
 
 # WHATWG Encoding Standard: labels that browsers decode with a superset codec.
 _ALIASES = {
@@ -46,8 +50,12 @@ def header_charset(content_type: str) -> str | None:
 
 def declared_charset(body: bytes) -> str | None:
     """The charset a document declares in its first bytes (meta tag or XML declaration)."""
-    found = EncodingDetector.find_declared_encoding(body[:4096], is_html=True)
-    return str(found) if found else None
+    head = body[:4096]
+    found = _XML_DECLARATION.search(head) or _META_CHARSET.search(head)
+    if found is None:
+        return None
+    label = found.group(1).decode("ascii", "replace").strip().lower()
+    return label or None
 
 
 def _strict(body: bytes, codec: str) -> str | None:
@@ -71,10 +79,10 @@ def _detect(body: bytes) -> str:
 
 def decode_page(body: bytes, content_type: str = "") -> tuple[str, str]:
     """(text, codec) of a page: header, then declaration, then detection; never raises."""
-    stripped, bom_codec = EncodingDetector.strip_byte_order_mark(body)
-    if bom_codec:
-        codec = codecs.lookup(bom_codec).name
-        return stripped.decode(codec, errors="replace"), codec
+    for mark, bom_codec in _BOMS:
+        if body.startswith(mark) and not (mark == codecs.BOM_UTF16_LE and body.startswith(codecs.BOM_UTF32_LE)):
+            codec = codecs.lookup(bom_codec).name
+            return body[len(mark):].decode(codec, errors="replace"), codec
     utf8 = None
     for label in (header_charset(content_type), declared_charset(body)):
         named = codec_for(label)

@@ -9,6 +9,7 @@ import time
 from collections.abc import Callable, Iterator, Mapping
 from concurrent.futures import FIRST_COMPLETED, Future, wait
 from contextlib import contextmanager
+from typing import Any, TypeVar
 from urllib.parse import urljoin, urlsplit
 
 from websearch_mcp import wire
@@ -21,6 +22,7 @@ from websearch_mcp.store.base import Store
 from websearch_mcp.store.memory import MemoryStore
 
 PAGE_CACHE = "page"
+Made = TypeVar("Made")
 MAX_REDIRECTS = 5
 REDIRECT_STATUSES = frozenset({301, 302, 303, 307, 308})
 KINDS = {
@@ -169,11 +171,18 @@ class PageFetcher:
         quorum took); those still loading then are answered as LatePage and keep loading in the
         background into the page cache, so asking again soon finds them. `max_wait` (seconds) caps
         the whole wait."""
+        return self.fetch_many_then(urls, _same, on_done, deadline, max_wait)
+
+    def fetch_many_then(self, urls: list[str], then: Callable[[FetchedPage], Made],
+                        on_done: Callable[[int], None] | None = None, deadline: float | None = None,
+                        max_wait: float | None = None) -> list[Made | ToolError]:
+        """fetch_many, with `then` applied to each page as soon as it is in (on the thread that read it,
+        so converting the first pages overlaps waiting for the last)."""
         started = time.monotonic()
         until = deadline
         if max_wait is not None:
             until = started + max_wait if until is None else min(until, started + max_wait)
-        futures = [self._reading_of(url, deadline) for url in urls]
+        futures = [_chained(self._reading_of(url, deadline), then) for url in urls]
         done_count = 0
         quorum = max(1, math.ceil(len(urls) * QUORUM))
         quorum_at: float | None = None
@@ -195,7 +204,10 @@ class PageFetcher:
             if quorum_at is None and len(futures) - len(pending) >= quorum and pending:
                 quorum_at = time.monotonic()
         waited = time.monotonic() - started
-        return [_outcome(url, future, waited) for url, future in zip(urls, futures, strict=True)]
+        outcomes: list[Made | ToolError] = []
+        for url, future in zip(urls, futures, strict=True):
+            outcomes.append(_outcome(url, future, waited))
+        return outcomes
 
     def _reading_of(self, url: str, deadline: float | None) -> Future[FetchedPage]:
         """The read of a URL: the one under way, or a new one on its own thread (a read outlives the
@@ -300,7 +312,29 @@ def _queue_timeout(host: str, queued: float, deadline: float | None) -> FetchErr
                       f"connection to {host} (other pages of this host or of this server were being read)")
 
 
-def _outcome(url: str, future: Future[FetchedPage], waited: float) -> FetchedPage | ToolError:
+def _same(page: FetchedPage) -> FetchedPage:
+    return page
+
+
+def _chained(reading: Future[FetchedPage], then: Callable[[FetchedPage], Made]) -> Future[Made]:
+    """A future of `then(page)`, computed by whichever thread completes the read."""
+    made: Future[Made] = Future()
+
+    def finish(done: Future[FetchedPage]) -> None:
+        error = done.exception()
+        if error is not None:
+            made.set_exception(error)
+            return
+        try:
+            made.set_result(then(done.result()))
+        except BaseException as err:  # handed to the caller through the future
+            made.set_exception(err)
+
+    reading.add_done_callback(finish)
+    return made
+
+
+def _outcome(url: str, future: Future[Any], waited: float) -> Any:
     if not future.done():
         return LatePage(url, waited)
     error = future.exception()

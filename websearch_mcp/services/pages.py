@@ -9,7 +9,7 @@ from typing import Any
 from websearch_mcp.call_context import ToolContext
 from websearch_mcp.content import Document, to_document
 from websearch_mcp.errors import ToolError
-from websearch_mcp.fetch.pages import LatePage, PageFetcher
+from websearch_mcp.fetch.pages import FetchedPage, LatePage, PageFetcher
 
 
 class PageOutcome:
@@ -44,19 +44,23 @@ class PageReader:
             return []
         context.report_progress(0, total, f"fetching {total} page{'s' if total != 1 else ''}")
         max_wait = None if context.wait_until is None else max(0.0, context.wait_until - time.monotonic())
-        fetched = self.fetcher.fetch_many(
-            urls, on_done=lambda done: context.report_progress(done, total, f"{done} of {total} pages fetched"),
-            deadline=context.deadline, max_wait=max_wait)
-        outcomes = []
-        for url, page in zip(urls, fetched, strict=True):
-            if isinstance(page, ToolError):
-                outcomes.append(PageOutcome(url, error=page.message, late=isinstance(page, LatePage)))
-                continue
+        pdf_pages = self.fetcher.config.pdf_max_pages
+
+        def convert(page: FetchedPage) -> Document | ToolError:
             try:
-                outcomes.append(PageOutcome(url, document=to_document(page, self.fetcher.config.pdf_max_pages,
-                                                                      _time_left(context))))
+                return to_document(page, pdf_pages, _time_left(context))
             except ToolError as err:  # a document that cannot be converted (a damaged PDF, ...)
-                outcomes.append(PageOutcome(url, error=err.message))
+                return err
+
+        read = self.fetcher.fetch_many_then(
+            urls, convert, deadline=context.deadline, max_wait=max_wait,
+            on_done=lambda done: context.report_progress(done, total, f"{done} of {total} pages fetched"))
+        outcomes = []
+        for url, made in zip(urls, read, strict=True):
+            if isinstance(made, ToolError):
+                outcomes.append(PageOutcome(url, error=made.message, late=isinstance(made, LatePage)))
+            else:
+                outcomes.append(PageOutcome(url, document=made))
         return outcomes
 
 
