@@ -55,6 +55,9 @@ bench: $(VENV)/.bench  ## benchmarks (start-up, protocol, parsing, fetching, HTT
 	$(BIN)/python bench/http_bench.py
 	$(BIN)/python bench/http_load.py
 	$(BIN)/python bench/extraction.py
+	$(BIN)/python bench/answer_time.py
+	$(BIN)/python bench/reading_bench.py
+	$(BIN)/python bench/shell_bench.py
 
 run: $(STAMP)  ## serve MCP on stdin/stdout
 	$(BIN)/websearch-mcp

@@ -46,6 +46,10 @@ class Config:
     cache_ttl: float = 600.0
     backends: str = ""
     tools: str = ""
+    browser: str = ""
+    render: str = "auto"
+    render_timeout: float = 8.0
+    render_concurrency: int = 4
     fusion: int = 1
     search_cache_ttl: float = 300.0
     store: str = ""
@@ -132,6 +136,10 @@ _ENV_FIELDS: dict[str, tuple[str, type]] = {
     "WEBSEARCH_CACHE_TTL": ("cache_ttl", float),
     "WEBSEARCH_BACKENDS": ("backends", str),
     "WEBSEARCH_TOOLS": ("tools", str),
+    "WEBSEARCH_BROWSER": ("browser", str),
+    "WEBSEARCH_RENDER": ("render", str),
+    "WEBSEARCH_RENDER_TIMEOUT": ("render_timeout", float),
+    "WEBSEARCH_RENDER_CONCURRENCY": ("render_concurrency", int),
     "WEBSEARCH_FUSION": ("fusion", int),
     "WEBSEARCH_SEARCH_CACHE_TTL": ("search_cache_ttl", float),
     "WEBSEARCH_STORE": ("store", str),
@@ -157,7 +165,7 @@ _FALSE = ("0", "false", "no", "off")
 _MINIMUMS = {"timeout": 0.1, "max_line_bytes": 1024, "workers": 1, "tools_page_size": 1,
              "max_response_bytes": 1024, "retries": 0, "backoff_seconds": 0.0,
              "retry_after_cap": 0.0, "max_pages": 1, "fetch_max_bytes": 1024, "pdf_max_bytes": 1024, "pdf_max_pages": 1,
-             "fetch_concurrency": 1,
+             "fetch_concurrency": 1, "render_timeout": 0.5, "render_concurrency": 1,
              "fetch_per_host": 1, "cache_ttl": 0.0, "search_cache_ttl": 0.0,
              "http_max_body": 1024, "http_timeout": 1.0, "http_threads": 1, "backend_timeout": 0.1,
              "fusion": 1, "store_max_bytes": 0, "call_timeout": 1.0, "cooldown": 0.0,
@@ -213,6 +221,8 @@ def validate(config: Config) -> Config:
             raise ConfigError(f"WEBSEARCH_TOOLS names {name!r}; known tools: {', '.join(BUILT_IN_TOOLS)}")
         if name.startswith("tavily_") and not config.tavily_api_key.strip():
             raise ConfigError(f"WEBSEARCH_TOOLS names {name!r}, which needs WEBSEARCH_TAVILY_API_KEY")
+    if config.render not in RENDER_MODES:
+        raise ConfigError(f"WEBSEARCH_RENDER={config.render!r}: must be one of {', '.join(RENDER_MODES)}")
     if config.http_server not in ("auto", "waitress", "stdlib"):
         raise ConfigError(f"WEBSEARCH_HTTP_SERVER={config.http_server!r}: must be auto, waitress or stdlib")
     if config.log_level.lower() not in LOG_LEVELS:
@@ -227,6 +237,7 @@ def validate(config: Config) -> Config:
     return config
 
 
+RENDER_MODES = ("auto", "always", "never")
 BUILT_IN_TOOLS = ("web_search", "instant_answer", "fetch_content", "search_context", "tavily_search",
                   "tavily_extract", "tavily_context")
 

@@ -130,6 +130,10 @@ def to_document(page: FetchedPage, pdf_pages: int = 200, time_limit: float = PDF
         extracted = extract_page(page.text, page.final_url)
         metadata = extracted.metadata.to_dict()
         title, markdown = extracted.metadata.title, extracted.markdown
+        if extracted.shell is not None and extracted.shell.is_shell:
+            metadata["shell"] = extracted.shell.describe()
+        if extracted.content_source:
+            metadata["content_source"] = extracted.content_source
     elif page.kind == "json":
         markdown = _json_markdown(page.text)
     elif page.kind == "xml":

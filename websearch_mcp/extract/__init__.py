@@ -11,6 +11,8 @@ from websearch_mcp.extract.clean import drop_junk, prune
 from websearch_mcp.extract.main_content import main_elements
 from websearch_mcp.extract.markdown import render_all
 from websearch_mcp.extract.metadata import PageMetadata, read_metadata
+from websearch_mcp.extract.shell import ShellVerdict, detect_shell
+from websearch_mcp.extract.structured import article_body, structured_content
 
 _OPTIONS = {"remove_comments": True, "remove_pis": True, "remove_blank_text": True, "collect_ids": False}
 _LOCAL = threading.local()  # each thread its own parsers: a parser's error log is per parse, not per thread
@@ -37,13 +39,17 @@ MAX_DEPTH = 160
 
 
 class ExtractedPage:
-    """The Markdown of a page's main content and what the page says about itself."""
+    """The Markdown of a page's main content, what the page says about itself, whether it is a shell
+    that scripts fill, and where its content came from when not from the markup."""
 
-    __slots__ = ("markdown", "metadata")
+    __slots__ = ("content_source", "markdown", "metadata", "shell")
 
-    def __init__(self, markdown: str, metadata: PageMetadata) -> None:
+    def __init__(self, markdown: str, metadata: PageMetadata, shell: ShellVerdict | None = None,
+                 content_source: str = "") -> None:
         self.markdown = markdown
         self.metadata = metadata
+        self.shell = shell
+        self.content_source = content_source  # "" (the markup), or e.g. "JSON-LD NewsArticle"
 
 
 def parse_html(html: str) -> lxml.html.HtmlElement:
@@ -120,9 +126,15 @@ def _flatten_below(tree: lxml.html.HtmlElement, limit: int) -> None:
 
 
 def extract_page(html: str, url: str | None = None) -> ExtractedPage:
-    """Main content as Markdown, plus title, description, byline, date, site name and language."""
+    """Main content as Markdown, plus title, description, byline, date, site name and language. A
+    shell (a page scripts fill) gets the content of its own data (JSON-LD, data islands) when it has
+    some; an ordinary page whose JSON-LD article body is much longer than the visible article (cut
+    short behind a wall of script or a teaser) gets that body."""
     tree = parse_html(html)
     metadata = read_metadata(tree)
+    shell = detect_shell(tree, html)
+    data = structured_content(tree) if shell.is_shell else None
+    body = "" if shell.is_shell else article_body(tree)
     drop_junk(tree)
     elements = main_elements(tree)
     for element in elements:
@@ -130,7 +142,28 @@ def extract_page(html: str, url: str | None = None) -> ExtractedPage:
     markdown = render_all(elements, url)
     if not _WORD.search(markdown):
         markdown = _unpruned(html, url)
-    return ExtractedPage(markdown, metadata)
+    if data is not None:
+        return ExtractedPage(data.markdown, metadata, shell, data.source)
+    if body and _cut_short(markdown, body):
+        return ExtractedPage(body, metadata, shell, "JSON-LD articleBody (the visible article was shorter)")
+    return ExtractedPage(markdown, metadata, shell)
+
+
+# The JSON-LD body replaces the visible article when it is this many times as long and holds most of
+# the visible article's words (so it is the same article, in full).
+FULLER_BODY = 1.6
+SAME_ARTICLE = 0.8
+
+
+def _cut_short(markdown: str, body: str) -> bool:
+    shown = _WORDS.findall(markdown.lower())
+    if len(body) < FULLER_BODY * max(len(markdown), 200):
+        return False
+    words = set(_WORDS.findall(body.lower()))
+    return bool(shown) and sum(1 for w in shown if w in words) >= SAME_ARTICLE * len(shown)
+
+
+_WORDS = re.compile(r"\w{3,}")
 
 
 _WORD = re.compile(r"\w")

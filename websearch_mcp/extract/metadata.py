@@ -10,6 +10,8 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from lxml.html import HtmlElement
 
+_GENERIC_TITLE = re.compile(r"^\s*(react app|vite app|vue app|angular app|next\.?js app|app|home|untitled|"
+                            r"document|loading\W*|index)\s*$", re.IGNORECASE)
 _TITLE_SUFFIX = re.compile(r"\s+[|\-–—·:]\s+[^|\-–—·:]{2,40}$")
 
 
@@ -78,7 +80,10 @@ def read_metadata(tree: HtmlElement) -> PageMetadata:
     site = _first(tags, "og:site_name", "application-name")
     if title and site and title.endswith(site):
         title = _TITLE_SUFFIX.sub("", title) or title
-    meta.title = title or _first_text(tree, "//h1")
+    heading = _first_text(tree, "//h1")
+    if not title or (heading and (_GENERIC_TITLE.match(title) or title == site)):
+        title = heading or title  # a script-built app's stock <title>, or the bare site name
+    meta.title = title
     meta.site_name = site
     meta.description = _first(tags, "description", "og:description", "twitter:description")
     meta.byline = (_first(tags, "author", "article:author", "parsely-author", "sailthru.author")

@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from websearch_mcp.services.context import ContextService
     from websearch_mcp.services.instant_answer import InstantAnswerApi
     from websearch_mcp.services.pages import PageReader
+    from websearch_mcp.services.rendering import Renderer
     from websearch_mcp.services.search import SearchService
     from websearch_mcp.services.tavily import TavilyClient
     from websearch_mcp.store import Store
@@ -79,7 +80,14 @@ class Services:
         """Pages read as Markdown documents."""
         from websearch_mcp.services.pages import PageReader
 
-        return self._once("pages", lambda: PageReader(self.fetcher))
+        return self._once("pages", lambda: PageReader(self.fetcher, self.renderer))
+
+    @property
+    def renderer(self) -> Renderer:
+        """Pages built by scripts: their data, or the headless browser."""
+        from websearch_mcp.services.rendering import Renderer
+
+        return self._once("renderer", lambda: Renderer(self.config, self.fetcher.guard, self.store))
 
     @property
     def context(self) -> ContextService:
@@ -104,6 +112,9 @@ class Services:
 
     def close(self) -> None:
         """Release what is open (the store's connections)."""
+        renderer = self._made.get("renderer")
+        if renderer is not None:
+            renderer.close()
         store = self._made.get("store")
         if store is not None:
             store.close()

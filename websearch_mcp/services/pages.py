@@ -11,6 +11,10 @@ from websearch_mcp.content import Document, to_document
 from websearch_mcp.errors import ToolError
 from websearch_mcp.fetch.pages import FetchedPage, LatePage, PageFetcher
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from websearch_mcp.services.rendering import Renderer
+
 
 class PageOutcome:
     """One URL's document, or why it could not be read."""
@@ -32,12 +36,14 @@ class PageOutcome:
 
 
 class PageReader:
-    """Fetches and converts pages, reporting progress to the tool call."""
+    """Fetches and converts pages (rendering those built by scripts when allowed), reporting progress
+    to the tool call."""
 
-    def __init__(self, fetcher: PageFetcher) -> None:
+    def __init__(self, fetcher: PageFetcher, renderer: Renderer | None = None) -> None:
         self.fetcher = fetcher
+        self.renderer = renderer
 
-    def read(self, urls: list[str], context: ToolContext) -> list[PageOutcome]:
+    def read(self, urls: list[str], context: ToolContext, render: str | None = None) -> list[PageOutcome]:
         """Each URL's outcome, in the order given; pages are fetched in parallel."""
         total = len(urls)
         if not total:
@@ -46,10 +52,15 @@ class PageReader:
         max_wait = None if context.wait_until is None else max(0.0, context.wait_until - time.monotonic())
         pdf_pages = self.fetcher.config.pdf_max_pages
 
+        mode = render or self.fetcher.config.render
+
         def convert(page: FetchedPage) -> Document | ToolError:
             try:
-                return to_document(page, pdf_pages, _time_left(context))
-            except ToolError as err:  # a document that cannot be converted (a damaged PDF, ...)
+                document = to_document(page, pdf_pages, _time_left(context))
+                if self.renderer is not None:
+                    document = self.renderer.settle(page, document, mode, context.deadline, pdf_pages)
+                return document
+            except ToolError as err:  # a document that cannot be converted (a damaged PDF, a shell, ...)
                 return err
 
         read = self.fetcher.fetch_many_then(

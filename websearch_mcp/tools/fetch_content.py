@@ -41,6 +41,8 @@ INPUT_SCHEMA: dict[str, Any] = {
         "query": {"type": "string", "description": "Return only the passages answering this, ranked"},
         "outline": {"type": "boolean", "default": False,
                     "description": "Return the headings with their start_index instead of text"},
+        "render": {"type": "string", "enum": ["auto", "always", "never"],
+                   "description": "Run the page's scripts in a browser: auto (pages built by scripts), always, never"},
         "max_wait_seconds": MAX_WAIT,
     },
     "required": ["urls"],
@@ -160,7 +162,7 @@ def run(services: Services, arguments: dict[str, Any], context: ToolContext) -> 
         except InvalidUrlError as err:
             failed.append({"url": url, "error": err.message})
     pages = []
-    for outcome in services.pages.read(valid, context):
+    for outcome in services.pages.read(valid, context, arguments.get("render")):
         if outcome.document is None:
             failed.append(outcome.failure())
             continue

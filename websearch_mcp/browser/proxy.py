@@ -1,0 +1,163 @@
+"""A forward proxy on loopback through which the browser makes every request (pages, scripts,
+XHR/fetch, images, iframes, redirects, WebSockets): each one is checked by the same address rules as
+fetch_content (AddressGuard), and the connection goes to the very address that was checked."""
+
+from __future__ import annotations
+
+import collections
+import select
+import socket
+import socketserver
+import threading
+from urllib.parse import urlsplit
+
+from websearch_mcp import log
+from websearch_mcp.errors import ToolError
+from websearch_mcp.fetch.addresses import AddressGuard, BlockedAddressError
+
+_HEAD_LIMIT = 64 * 1024
+_IDLE_SECONDS = 60.0
+_HOP_HEADERS = (b"proxy-connection:", b"proxy-authorization:", b"connection:", b"keep-alive:")
+
+
+class GuardedProxy:
+    """An HTTP forward proxy (CONNECT for TLS and WebSockets, absolute-form requests for http) on
+    127.0.0.1 that refuses every address fetch_content would refuse."""
+
+    def __init__(self, guard: AddressGuard) -> None:
+        self.guard = guard
+        self.refused: collections.deque[str] = collections.deque(maxlen=200)  # most recent refusals
+        proxy = self
+
+        class Handler(socketserver.BaseRequestHandler):
+            def handle(self) -> None:
+                proxy.serve(self.request)
+
+        self._server = socketserver.ThreadingTCPServer(("127.0.0.1", 0), Handler, bind_and_activate=True)
+        self._server.daemon_threads = True
+        threading.Thread(target=self._server.serve_forever, name="browser-proxy", daemon=True).start()
+
+    @property
+    def address(self) -> str:
+        """host:port of the proxy."""
+        return f"127.0.0.1:{self._server.server_address[1]}"
+
+    def close(self) -> None:
+        """Stop accepting connections."""
+        self._server.shutdown()
+        self._server.server_close()
+
+    def serve(self, client: socket.socket) -> None:
+        """One client connection: read the request head, check the target, then relay."""
+        client.settimeout(_IDLE_SECONDS)
+        try:
+            head, rest = _read_head(client)
+            if head is None:
+                return
+            method, target, version = _request_line(head)
+            if method == b"CONNECT":
+                host, port = _split_host_port(target.decode("latin-1"), 443)
+            else:
+                parts = urlsplit(target.decode("latin-1"))
+                if parts.scheme != "http" or not parts.hostname:
+                    _answer(client, 400, "Only http and https are proxied")
+                    return
+                host, port = parts.hostname, parts.port or 80
+            upstream = self._connect(client, method.decode("latin-1"), host, port)
+            if upstream is None:
+                return
+            with upstream:
+                if method == b"CONNECT":
+                    client.sendall(b"HTTP/1.1 200 Connection Established\r\n\r\n")
+                    if rest:
+                        upstream.sendall(rest)
+                else:
+                    upstream.sendall(_origin_form(head, method, target, version) + rest)
+                _relay(client, upstream)
+        except (OSError, ValueError):
+            return
+        finally:
+            client.close()
+
+    def _connect(self, client: socket.socket, method: str, host: str, port: int) -> socket.socket | None:
+        try:
+            pairs = self.guard.resolve(host, port)
+        except BlockedAddressError as err:
+            self.refused.append(f"{host}:{port}")
+            log.warning(f"browser: refused {method} {host}:{port}: {err.message}")
+            _answer(client, 403, "Refused by websearch-mcp: not a public address")
+            return None
+        except ToolError as err:
+            _answer(client, 502, err.message)
+            return None
+        for _, address in pairs:
+            try:
+                return socket.create_connection(self.guard.dial_target(address, port), timeout=10)
+            except OSError:
+                continue
+        _answer(client, 502, f"could not connect to {host}")
+        return None
+
+
+def _read_head(client: socket.socket) -> tuple[bytes | None, bytes]:
+    data = b""
+    while b"\r\n\r\n" not in data:
+        chunk = client.recv(8192)
+        if not chunk:
+            return None, b""
+        data += chunk
+        if len(data) > _HEAD_LIMIT:
+            _answer(client, 431, "Request head too large")
+            return None, b""
+    head, _, rest = data.partition(b"\r\n\r\n")
+    return head + b"\r\n\r\n", rest
+
+
+def _request_line(head: bytes) -> tuple[bytes, bytes, bytes]:
+    line = head.split(b"\r\n", 1)[0]
+    method, target, version = line.split(b" ", 2)
+    return method.upper(), target, version
+
+
+def _split_host_port(authority: str, default: int) -> tuple[str, int]:
+    if authority.startswith("["):
+        host, _, port = authority[1:].partition("]")
+        port = port.lstrip(":")
+    else:
+        host, _, port = authority.rpartition(":") if ":" in authority else (authority, "", "")
+    return host, int(port) if port else default
+
+
+def _origin_form(head: bytes, method: bytes, target: bytes, version: bytes) -> bytes:
+    """The request as the origin server expects it: path only, no proxy headers, one request."""
+    parts = urlsplit(target.decode("latin-1"))
+    path = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
+    lines = head.split(b"\r\n")[1:]
+    kept = [line for line in lines if line and not line.lower().startswith(_HOP_HEADERS)]
+    upgrade = any(line.lower().startswith(b"upgrade:") for line in lines)
+    connection = b"Connection: Upgrade" if upgrade else b"Connection: close"
+    return b"\r\n".join([method + b" " + path.encode("latin-1") + b" " + version, *kept, connection]) + b"\r\n\r\n"
+
+
+def _relay(client: socket.socket, upstream: socket.socket) -> None:
+    """Copy bytes both ways until one side closes or both are idle too long."""
+    sockets = [client, upstream]
+    while True:
+        readable, _, _ = select.select(sockets, [], [], _IDLE_SECONDS)
+        if not readable:
+            return
+        for source in readable:
+            data = source.recv(1 << 16)
+            if not data:
+                return
+            (upstream if source is client else client).sendall(data)
+
+
+def _answer(client: socket.socket, status: int, text: str) -> None:
+    body = text.encode()
+    reason = {400: "Bad Request", 403: "Forbidden", 431: "Request Header Fields Too Large"}.get(status, "Bad Gateway")
+    try:
+        client.sendall(f"HTTP/1.1 {status} {reason}\r\nContent-Type: text/plain\r\nContent-Length: {len(body)}\r\n"
+                       f"Connection: close\r\n\r\n".encode() + body)
+    except OSError:
+        pass
