@@ -9,6 +9,9 @@ bounded pool of handler threads), and waitress (the `http` extra).
    answer but 200, counts as lost.
 2. Memory under upstream faults: 50 clients call fetch_content on 4 URLs each, where 30% of the
    upstream's replies are oversized (20 MiB), stalled, reset or garbled; the server's peak RSS.
+3. Idle connections: 200 connections opened and left silent, then 40 ordinary requests (one at a
+   time, 3 s client timeout): how many fail, and their rate against the same requests without them.
+4. Pipelining: 21 requests written at once on one keep-alive connection: how many are answered.
 """
 
 from __future__ import annotations
@@ -103,6 +106,54 @@ def hammer(port: int, seconds: float, body_for: object = None) -> tuple[int, int
     return answered[0], lost[0], latencies, why
 
 
+def idle_connections(port: int, idle: int = 200, requests: int = 40) -> tuple[int, float, float]:
+    """(failed, requests/s with idle connections open, requests/s without) of `requests` sequential
+    tools/list requests, each with a 3 s client timeout."""
+    import socket
+
+    def run() -> tuple[int, float]:
+        failed = 0
+        started = time.perf_counter()
+        for _ in range(requests):
+            try:
+                connection = http.client.HTTPConnection("127.0.0.1", port, timeout=3)
+                connection.request("POST", "/mcp", body=LIST, headers=HEADERS)
+                failed += connection.getresponse().status != 200
+                connection.close()
+            except OSError:
+                failed += 1
+        return failed, requests / (time.perf_counter() - started)
+
+    _, quiet_rate = run()
+    sockets = [socket.create_connection(("127.0.0.1", port), timeout=5) for _ in range(idle)]
+    try:
+        failed, busy_rate = run()
+    finally:
+        for sock in sockets:
+            sock.close()
+    return failed, busy_rate, quiet_rate
+
+
+def pipelined(port: int, count: int = 21) -> int:
+    """How many of `count` requests written at once on one connection are answered."""
+    import socket
+
+    head = (f"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+            f"Accept: application/json, text/event-stream\r\nContent-Length: {len(LIST)}\r\n\r\n").encode()
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
+        sock.sendall((head + LIST) * count)
+        data = b""
+        try:
+            while data.count(b'"jsonrpc"') < count:
+                chunk = sock.recv(65536)
+                if not chunk:
+                    break
+                data += chunk
+        except TimeoutError:
+            pass
+    return data.count(b'"jsonrpc"')
+
+
 def peak_rss_mib(pid: int) -> float:
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
         if line.startswith("VmHWM:"):
@@ -156,6 +207,11 @@ def main() -> None:
                 print(f"  {'':<9} fetch_content, 30% of upstream replies faulty: {answered} answered, {lost} lost "
                       f"{why or ''}, p99 {statistics.quantiles(latencies, n=100)[98]:5.1f} s, "
                       f"server peak RSS {peak_rss_mib(process.pid):6.1f} MiB")
+                if kind != "before":
+                    failed, busy, quiet = idle_connections(port)
+                    print(f"  {'':<9} 200 idle connections open: {failed} of 40 requests failed, {busy:.0f} req/s "
+                          f"(without them {quiet:.0f} req/s, {quiet / max(busy, 1e-9):.1f}x faster); "
+                          f"pipelined: {pipelined(port)} of 21 answered")
             finally:
                 process.terminate()
                 process.wait(10)

@@ -412,3 +412,31 @@ def test_serving_beyond_loopback_without_a_token_warns(tmp_path):
         quiet.terminate()
         quiet.wait(10)
     assert "WEBSEARCH_HTTP_TOKEN" not in quiet_log.read_text()
+
+
+def test_gunicorn_with_the_shipped_settings_completes_a_call_longer_than_30_s(tmp_path):
+    """gunicorn's own default (sync workers, a 30 s timeout) kills such a call mid-way; the settings
+    module that ships with the app (gthread workers, timeouts after the call deadline) lets it finish."""
+    from tests.fake_upstream import FakeUpstream
+
+    gunicorn = shutil.which("gunicorn", path=str(Path(sys.executable).parent))
+    assert gunicorn is not None, "gunicorn is a test dependency; run make install"
+    with FakeUpstream() as upstream:
+        upstream.route("GET", "/slow", Reply.fixture("handmade/pages/article.html", delay=32))
+        port = free_port()
+        env = {**os.environ, **env_for(upstream), "WEBSEARCH_ALLOW_PRIVATE_URLS": "1", "WEBSEARCH_TIMEOUT": "40",
+               "WEBSEARCH_CALL_TIMEOUT": "45", "WEB_CONCURRENCY": "1"}
+        process = subprocess.Popen([gunicorn, "-c", "python:websearch_mcp.gunicorn_conf", "-b", f"127.0.0.1:{port}",
+                                    "websearch_mcp.wsgi:app"], env=env, stdout=subprocess.DEVNULL,
+                                   stderr=subprocess.PIPE)
+        try:
+            wait_for_http(port)
+            started = time.monotonic()
+            response = requests.post(f"http://127.0.0.1:{port}/tools/call", timeout=60, json={
+                "name": "fetch_content", "parameters": {"urls": [f"{upstream.url}/slow"]}})
+            assert time.monotonic() - started > 30
+            assert response.status_code == 200 and "Understanding Async Rust" in response.text
+        finally:
+            process.terminate()
+            _, errors = process.communicate(timeout=60)
+        assert b"WORKER TIMEOUT" not in errors and b"Traceback" not in errors

@@ -60,6 +60,7 @@ class Config:
     tavily_url: str = "https://api.tavily.com"
     http_token: str = ""
     http_allowed_origins: str = ""
+    http_allowed_hosts: str = ""
     http_max_body: int = 4 * 1024 * 1024
     http_timeout: float = 30.0
     http_threads: int = 8
@@ -150,6 +151,7 @@ _ENV_FIELDS: dict[str, tuple[str, type]] = {
     "WEBSEARCH_TAVILY_URL": ("tavily_url", str),
     "WEBSEARCH_HTTP_TOKEN": ("http_token", str),
     "WEBSEARCH_HTTP_ALLOWED_ORIGINS": ("http_allowed_origins", str),
+    "WEBSEARCH_HTTP_ALLOWED_HOSTS": ("http_allowed_hosts", str),
     "WEBSEARCH_HTTP_MAX_BODY": ("http_max_body", int),
     "WEBSEARCH_HTTP_TIMEOUT": ("http_timeout", float),
     "WEBSEARCH_HTTP_THREADS": ("http_threads", int),

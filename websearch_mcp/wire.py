@@ -28,6 +28,23 @@ def _refuse_type(value: Any) -> Any:
     raise TypeError(f"Object of type {type(value).__name__} is not JSON serializable")
 
 
+# Python refuses to turn more than 4,300 digits into an int (a guard against slow conversions), yet
+# such a number is valid JSON, and a client may use one as a request id. Such a number is kept as
+# its digits behind a marker (a str) and written back as the same number.
+_BIG = "\ufdd0\ufdd1bigint:"
+_BIG_DIGITS = 4000
+
+
+class BigInt(str):
+    """A JSON integer too long for Python's int conversion, kept as its digits."""
+
+
+def _parse_int(text: str) -> int | BigInt:
+    if len(text) <= _BIG_DIGITS:
+        return int(text)
+    return BigInt(_BIG + text)
+
+
 class _ScannerSettings:
     """The attributes `_json.make_scanner` reads from a json.JSONDecoder."""
 
@@ -35,7 +52,7 @@ class _ScannerSettings:
     object_hook = None
     object_pairs_hook = None
     parse_float = float
-    parse_int = int
+    parse_int = staticmethod(_parse_int)
     parse_constant = staticmethod(_refuse_constant)
     memo: ClassVar[dict[str, Any]] = {}
 
@@ -56,7 +73,7 @@ def _loads_with_json(text: str) -> Any:
     import json
 
     try:
-        return json.loads(text, parse_constant=_refuse_constant)
+        return json.loads(text, parse_constant=_refuse_constant, parse_int=_parse_int)
     except (ValueError, RecursionError) as err:
         raise DecodeError(str(err)) from err
 
@@ -86,7 +103,18 @@ def dumps(value: Any, ensure_ascii: bool = False) -> str:
     if _json is None:
         import json
 
-        return json.dumps(value, ensure_ascii=ensure_ascii, separators=(",", ":"), allow_nan=False)
-    if isinstance(value, str):
-        return (_json.encode_basestring_ascii if ensure_ascii else _json.encode_basestring)(value)
-    return "".join((_ascii if ensure_ascii else _compact)(value, 0))
+        text = json.dumps(value, ensure_ascii=ensure_ascii, separators=(",", ":"), allow_nan=False)
+    elif isinstance(value, str):
+        text = (_json.encode_basestring_ascii if ensure_ascii else _json.encode_basestring)(value)
+    else:
+        text = "".join((_ascii if ensure_ascii else _compact)(value, 0))
+    if "bigint:" in text:
+        text = _restore_big_ints(text)
+    return text
+
+
+def _restore_big_ints(text: str) -> str:
+    """Big integers written back as numbers, not as the strings that carried them."""
+    import re
+
+    return re.sub(r'"(?:\ufdd0\ufdd1|\\ufdd0\\ufdd1)bigint:(-?\d+)"', r"\1", text)

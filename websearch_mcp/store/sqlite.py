@@ -1,9 +1,9 @@
 """The store in one SQLite file, shared by every process (and thread) that opens it.
 
-WAL mode lets readers and one writer work at once; every read-modify-write (a request slot, a
-lease, a cache entry and the size it adds) is one `BEGIN IMMEDIATE` transaction, so processes
-never book the same slot twice. Any sqlite3 error becomes a StoreFault (the caller then falls back
-to memory).
+Every read-modify-write (a request slot, a lease, a cache entry and the size it adds) is one
+`BEGIN IMMEDIATE` transaction, so processes never book the same slot twice. The file keeps a
+rollback journal, so the whole footprint stays near WEBSEARCH_STORE_MAX_BYTES. Any sqlite3 error
+becomes a StoreFault (the caller then falls back to memory).
 """
 
 from __future__ import annotations
@@ -56,8 +56,15 @@ class SqliteStore:
                 raise StoreFault(f"it was written by another version of websearch-mcp (schema {version}; "
                                  f"this one reads schema {SCHEMA_VERSION})")
             db.execute("PRAGMA synchronous=NORMAL")
-            if version == 0:  # a new file: WAL mode and the tables, once
-                db.execute("PRAGMA journal_mode=WAL")
+            # A rollback journal, not a write-ahead log: with several processes reading and writing,
+            # the log seldom found a moment to restart and grew to many times the bound (20 MiB for a
+            # 1 MiB bound, measured); a rollback journal holds one small transaction at most.
+            if db.execute("PRAGMA journal_mode").fetchone()[0] != "truncate":
+                try:
+                    db.execute("PRAGMA journal_mode=TRUNCATE")
+                except sqlite3.OperationalError:
+                    pass  # another process has it open in WAL mode; a later start converts it
+            if version == 0:  # a new file: the tables, once
                 db.executescript(_SCHEMA)
                 db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
         except BaseException:
@@ -109,6 +116,7 @@ class SqliteStore:
             total = self._add_bytes(db, len(value) - (old[0] if old else 0))
             if total > self.max_bytes:
                 self._evict(db, total, now)
+
 
     @staticmethod
     def _add_bytes(db: sqlite3.Connection, change: int) -> int:

@@ -10,7 +10,14 @@ from websearch_mcp.assembly import Assembly
 from websearch_mcp.config import Config
 from websearch_mcp.transports.http.messages import HttpError, Request, Response
 from websearch_mcp.transports.http.rest import RestFacade
-from websearch_mcp.transports.http.security import check_origin, check_token
+from websearch_mcp.transports.http.security import (
+    LOCAL_HOSTS,
+    check_host,
+    check_origin,
+    check_token,
+    cors_headers,
+    host_of,
+)
 from websearch_mcp.transports.http.streamable import StreamableEndpoint
 
 Route = Callable[[Request], Response]
@@ -25,6 +32,7 @@ class WebsearchApp:
         self.server = assembly.server
         self.allowed_origins = frozenset(o.strip().rstrip("/") for o in config.http_allowed_origins.split(",")
                                          if o.strip())
+        self.allowed_hosts = LOCAL_HOSTS | {host_of(h) for h in config.http_allowed_hosts.split(",") if h.strip()}
         rest = RestFacade(self.server, config.call_timeout)
         mcp = StreamableEndpoint(self.server, config.call_timeout)
         self.routes: dict[str, dict[str, Route]] = {
@@ -33,6 +41,11 @@ class WebsearchApp:
             "/tools/call": {"POST": rest.call},
             "/mcp": {"POST": mcp.handle, "GET": mcp.handle, "DELETE": mcp.handle},
         }
+
+    def serve_host(self, host: str) -> None:
+        """Accept requests addressed to the host this server is bound to."""
+        if host not in ("0.0.0.0", "::", ""):
+            self.allowed_hosts = self.allowed_hosts | {host_of(f"[{host}]" if ":" in host else host)}
 
     def __call__(self, environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterable[bytes]:
         request = Request(environ, self.config.http_max_body)
@@ -43,14 +56,19 @@ class WebsearchApp:
         except Exception:
             log.exception(f"internal error on {request.method} {request.path}")
             response = Response.json(500, {"error": "internal error"})
+        response.headers.update(cors_headers(request, self.allowed_origins))
         return response.send(start_response)
 
     def dispatch(self, request: Request) -> Response:
         """Check who asks, then route."""
+        check_host(request, self.allowed_hosts, self.config.http_token)
         methods = self.routes.get(request.path.rstrip("/") or "/")
         if methods is None:
             raise HttpError(404, {"error": f"no such path: {request.path}"})
         check_origin(request, self.allowed_origins)
+        if request.method == "OPTIONS":  # a CORS preflight: no credentials come with it
+            return Response(204, b"", {"Allow": ", ".join(sorted([*methods, "OPTIONS"])),
+                                       **cors_headers(request, self.allowed_origins, preflight=True)})
         if not (request.path == "/" and request.method == "GET"):
             check_token(request, self.config.http_token)
         handler = methods.get(request.method)

@@ -7,10 +7,10 @@ from typing import Any
 
 from websearch_mcp import wire
 
-REASONS = {200: "OK", 202: "Accepted", 400: "Bad Request", 401: "Unauthorized", 403: "Forbidden",
+REASONS = {200: "OK", 202: "Accepted", 204: "No Content", 400: "Bad Request", 401: "Unauthorized", 403: "Forbidden",
            404: "Not Found", 405: "Method Not Allowed", 406: "Not Acceptable", 411: "Length Required",
            413: "Payload Too Large", 415: "Unsupported Media Type", 500: "Internal Server Error",
-           502: "Bad Gateway"}
+           421: "Misdirected Request", 502: "Bad Gateway"}
 
 
 class HttpError(Exception):
@@ -55,7 +55,13 @@ class Request:
                 raise HttpError(400, {"error": "invalid Content-Length"}) from None
             if length > self.max_body:
                 raise HttpError(413, {"error": f"the body is over the {self.max_body}-byte limit"})
-            self._body = self.environ["wsgi.input"].read(length) if length > 0 else b""
+            try:
+                self._body = self.environ["wsgi.input"].read(length) if length > 0 else b""
+            except OSError:  # the client stopped sending (a read timeout, a reset)
+                raise HttpError(400, {"error": f"the body did not arrive: {length} bytes were announced"}) from None
+            if len(self._body) < length:  # the client closed its side before sending it all
+                raise HttpError(400, {"error": f"the body is shorter than its Content-Length ({len(self._body)} of "
+                                               f"{length} bytes)"})
         return self._body
 
 

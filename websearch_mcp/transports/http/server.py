@@ -1,6 +1,8 @@
-"""The embedded HTTP server: waitress when the `http` extra is installed, else the standard
-library's WSGI server made fit for load (a real listen backlog and a bounded pool of handler
-threads, so a burst of clients waits in the queue instead of being reset or piling up threads)."""
+"""The embedded HTTP server: waitress (the `http` extra), or on request (WEBSEARCH_HTTP_SERVER=stdlib)
+the standard library's WSGI server made fit for load (a real listen backlog and a bounded pool of
+handler threads). The standard library's server gives each connection a thread for its whole life,
+so idle connections can take every thread (measured in bench/http_load.py): `--http` therefore
+needs waitress unless the standard library's server is asked for by name."""
 
 from __future__ import annotations
 
@@ -13,7 +15,7 @@ from typing import Any
 from wsgiref.simple_server import WSGIRequestHandler, WSGIServer
 
 from websearch_mcp import log
-from websearch_mcp.config import Config
+from websearch_mcp.config import Config, ConfigError
 
 BACKLOG = 1024  # connections the kernel holds while every handler thread is busy
 
@@ -137,6 +139,13 @@ def _waitress(app: Any, config: Config, host: str, port: int) -> Served:
     return Served("waitress", (host, int(server.effective_port)), serve, close)
 
 
+def waitress_installed() -> bool:
+    """Whether the http extra's server is importable."""
+    import importlib.util
+
+    return importlib.util.find_spec("waitress") is not None
+
+
 def make_http_server(config: Config, host: str, port: int, app: Any = None, engine: str = "") -> Served:
     """A bound server for the app on host:port (port 0 picks a free one), not yet serving: waitress
     when it is installed (the `http` extra), else the pooled stdlib server (`engine` picks one)."""
@@ -144,11 +153,16 @@ def make_http_server(config: Config, host: str, port: int, app: Any = None, engi
         from websearch_mcp.transports.http.app import create_app
 
         app = create_app(config)
+    serve_host = getattr(app, "serve_host", None)
+    if serve_host is not None:
+        serve_host(host)
     choice = engine or config.http_server
-    if choice == "auto":
-        import importlib.util
-
-        choice = "waitress" if importlib.util.find_spec("waitress") is not None else "stdlib"
+    if choice in ("auto", "waitress"):
+        if not waitress_installed():
+            raise ConfigError("--http serves with waitress, from the http extra: .venv/bin/pip install '.[http]' "
+                              "in this checkout (or set WEBSEARCH_HTTP_SERVER=stdlib for the standard library's "
+                              "server, which idle connections can stall; see the README)")
+        choice = "waitress"
     return (_waitress if choice == "waitress" else _stdlib)(app, config, host, port)
 
 
