@@ -72,3 +72,37 @@ def test_the_sqlite_footprint_stays_near_its_bound(tmp_path):
         time.sleep(0.005)
     assert all(w.returncode == 0 for w in writers)
     assert largest < 3 * (1 << 20), f"{largest} bytes on disk at most for a 1 MiB bound"
+
+
+def test_what_is_supported_has_one_answer():
+    from tests.helpers import MODERN_META, exchange, request
+
+    discover, refused = exchange([
+        request("server/discover", {"_meta": MODERN_META}, id=1),
+        request("tools/list", {"_meta": {**MODERN_META, "io.modelcontextprotocol/protocolVersion": "2025-11-25"}},
+                id=2)])
+    supported = discover["result"]["supportedVersions"]
+    assert refused["error"]["code"] == -32022 and refused["error"]["data"]["supported"] == supported
+    assert "2025-11-25" not in supported and refused["error"]["data"]["requested"] == "2025-11-25"
+
+
+def test_a_stateless_post_without_meta_names_the_missing_key(upstream):
+    import threading
+
+    import requests
+
+    from tests.conftest import config_for
+    from websearch_mcp.transports.http.server import make_http_server
+
+    server = make_http_server(config_for(upstream), "127.0.0.1", 0)
+    threading.Thread(target=server.serve, daemon=True).start()
+    try:
+        response = requests.post(f"http://127.0.0.1:{server.address[1]}/mcp", timeout=5,
+                                 json={"jsonrpc": "2.0", "id": 3, "method": "tools/list", "params": {}},
+                                 headers={"Accept": "application/json, text/event-stream",
+                                          "MCP-Protocol-Version": "2026-07-28", "Mcp-Method": "tools/list"})
+    finally:
+        server.close()
+    error = response.json()["error"]
+    assert response.status_code == 400 and error["code"] == -32602
+    assert "io.modelcontextprotocol/protocolVersion" in error["message"] and "Unsupported" not in error["message"]

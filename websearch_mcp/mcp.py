@@ -130,8 +130,19 @@ def _check_modern_meta(meta: dict[str, Any] | None) -> None:
     if not isinstance(meta[revisions.META_CAPABILITIES], dict):
         raise MissingMeta(f"Invalid params: _meta {revisions.META_CAPABILITIES} must be an object")
     if version != revisions.MODERN:
-        raise JsonRpcError("Unsupported protocol version", code=UNSUPPORTED_VERSION,
-                           data={"supported": list(revisions.ALL), "requested": version})
+        raise unsupported_version(version)
+
+
+def unsupported_version(requested: str) -> JsonRpcError:
+    """-32022, naming what a stateless request may carry: the versions server/discover lists."""
+    return JsonRpcError("Unsupported protocol version", code=UNSUPPORTED_VERSION,
+                        data={"supported": list(revisions.STATELESS), "requested": requested})
+
+
+def check_modern_meta(meta: dict[str, Any] | None) -> None:
+    """Refuse a stateless request whose `_meta` lacks a required key (-32602) or names a version this
+    server does not serve statelessly (-32022)."""
+    _check_modern_meta(meta)
 
 
 class McpServer:
@@ -234,7 +245,7 @@ class McpServer:
     def _discover(self, params: dict[str, Any], session: Session, revision: str,
                   context: ToolContext) -> dict[str, Any]:
         return {
-            "supportedVersions": [revisions.MODERN],
+            "supportedVersions": list(revisions.STATELESS),
             "capabilities": {"tools": {"listChanged": False}},
             "instructions": self.instructions,
             "ttlMs": DISCOVER_TTL_MS,

@@ -11,6 +11,7 @@ MODERN = "2026-07-28"
 LEGACY = ("2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05")  # newest first
 LATEST_LEGACY = LEGACY[0]
 ALL = (MODERN, *LEGACY)
+STATELESS = (MODERN,)  # what a request may name in its _meta (server/discover's supportedVersions)
 
 BATCH_REVISIONS = frozenset({"2025-03-26"})
 

@@ -23,13 +23,26 @@ from websearch_mcp.jsonrpc import (
     MethodNotFound,
     ParseError,
 )
-from websearch_mcp.mcp import HEADER_MISMATCH, UNSUPPORTED_VERSION, McpServer, MissingMeta, Session, is_modern
+from websearch_mcp.mcp import (
+    HEADER_MISMATCH,
+    UNSUPPORTED_VERSION,
+    McpServer,
+    MissingMeta,
+    Session,
+    check_modern_meta,
+    is_modern,
+)
 from websearch_mcp.pipeline import Conversation, Pipeline, Reply
 from websearch_mcp.transports.http.messages import HttpError, Request, Response
 
 DEFAULT_LEGACY = "2025-03-26"
 SSE_HEADERS = {"Content-Type": "text/event-stream", "Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
 _BAD_REQUEST_ERRORS = (ParseError, InvalidRequest, MissingMeta)
+
+
+def _meta_dict(parsed: jsonrpc.Request) -> dict[str, Any] | None:
+    meta = parsed.params_dict.get("_meta")
+    return meta if isinstance(meta, dict) else None
 
 
 def _header_mismatch(message: str, request_id: Any) -> HttpError:
@@ -121,9 +134,14 @@ class StreamableEndpoint:
         header = request.header("MCP-Protocol-Version")
         if parsed.method == "initialize" or not header:
             return DEFAULT_LEGACY
+        if header in revisions.STATELESS:  # a stateless request that forgot its _meta
+            try:
+                check_modern_meta(_meta_dict(parsed))
+            except JsonRpcError as err:
+                raise HttpError(400, jsonrpc.error_response(parsed.id, err)) from None
         if header not in revisions.LEGACY:
             raise HttpError(400, jsonrpc.error_response(parsed.id, InvalidRequest(
-                f"Unsupported MCP-Protocol-Version: {header}", data={"supported": list(revisions.ALL)})))
+                f"Unsupported MCP-Protocol-Version: {header}", data={"supported": list(revisions.LEGACY)})))
         return header
 
     @staticmethod
