@@ -14,8 +14,7 @@ help:  ## list the targets
 
 # The package with its runtime dependencies only (what `make install` and `make run` need) ...
 $(RUNTIME): setup.cfg pyproject.toml
-	$(PYTHON) -m venv $(VENV)
-	$(BIN)/pip install --quiet --upgrade pip
+	$(PYTHON) -m venv --upgrade-deps $(VENV)
 	$(BIN)/pip install --quiet .
 	touch $(RUNTIME)
 

@@ -148,6 +148,19 @@ def test_protocol_path_does_not_import_the_http_stack(tmp_path):
     assert not cache.exists()
 
 
+def test_the_installed_script_imports_nothing_heavy_before_serving():
+    """The console script as the README's install makes it (a current pip's template, which does not
+    import `re`), then initialize and tools/list: no module off the protocol path is imported."""
+    env = client_environment({"PYTHONPROFILEIMPORTTIME": "1"})
+    payload = (json.dumps(initialize()) + "\n" + json.dumps(request("tools/list", id=2)) + "\n").encode()
+    process = subprocess.run([installed_command()], input=payload, capture_output=True, env=env, timeout=30)
+    imported = {line.rsplit("|", 1)[1].strip() for line in process.stderr.decode().splitlines()
+                if line.startswith("import time:") and "|" in line}
+    assert len(process.stdout.splitlines()) == 2
+    heavy = imported & {"re", "requests", "lxml", "json", "threading", "argparse", "sqlite3", "socket"}
+    assert not heavy, heavy
+
+
 # -- the command line -------------------------------------------------------------------------------
 
 def cli(args: list[str], env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
@@ -304,4 +317,4 @@ def test_the_offline_demo_runs_every_tool():
     assert "_Source: Bing (3 results)_" in out  # DuckDuckGo's CAPTCHA page, then the next engine
     assert '## Instant Answer for "DuckDuckGo"' in out and "## Understanding Async Rust" in out
     assert '## Context for "how do async rust executors poll futures"' in out
-    assert "5 of 5 tools answered" in process.stderr
+    assert "5 of 5 calls answered (4 tools)" in process.stderr

@@ -103,6 +103,15 @@ def test_mojeek_and_brave_titles_and_snippets():
     assert sum(1 for h in brave if h.snippet) >= 19
 
 
+def test_a_brave_video_result_keeps_its_description():
+    video = engine("brave").parse(page("brave", "brave_javascript-tutorial_2026-04-04.html")).hits[4]
+    assert video.url == "https://www.geeksforgeeks.org/javascript/javascript-tutorial/"
+    assert video.snippet.startswith("HTML adds structure to a web page, CSS styles it, and JavaScript brings it")
+    assert "Published" not in video.snippet and all(h.snippet for h in
+                                                    engine("brave").parse(page("brave", "brave_javascript-tutorial"
+                                                                               "_2026-04-04.html")).hits)
+
+
 def test_wikipedia_links_articles_on_the_asked_wiki():
     wiki = engine("wikipedia")
     body = page("wikipedia", "wikipedia_list-search_fv1_caffeine-sleep_2026-07-25.json")
@@ -249,8 +258,9 @@ def test_every_engine_failing_is_one_clear_error(upstream):
     result = search(config)
     assert result["isError"]
     text = result["content"][0]["text"]
-    assert text.startswith("Every search engine failed.") and "bing" in text and "mojeek" in text
+    assert text.startswith("Every search engine failed:\n- bing: ") and "bing" in text and "mojeek" in text
     assert result["structuredContent"]["error_type"] == "rate_limited_or_captcha"
+    assert result["structuredContent"]["attempted_instances"] == ["bing", "mojeek"]
 
 
 # -- fusion ---------------------------------------------------------------------------------------

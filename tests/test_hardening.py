@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import subprocess
 
 import pytest
@@ -106,3 +107,97 @@ def test_a_stateless_post_without_meta_names_the_missing_key(upstream):
     error = response.json()["error"]
     assert response.status_code == 400 and error["code"] == -32602
     assert "io.modelcontextprotocol/protocolVersion" in error["message"] and "Unsupported" not in error["message"]
+
+
+# -- the command line ------------------------------------------------------------------------------
+
+def _cli(*words: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([installed_command(), *words], capture_output=True, text=True,
+                          env=client_environment(env), timeout=60)
+
+
+def test_flags_may_come_between_the_tool_and_its_arguments(ddg):
+    done = _cli("call", "web_search", "--json", "query=rust programming language", "--log-level", "error",
+                "max_results=2", env=env_for(ddg))
+    assert done.returncode == 0, done.stderr
+    assert len(json.loads(done.stdout)["structuredContent"]["results"]) == 2
+
+
+def test_a_list_argument_may_be_repeated():
+    from websearch_mcp.call import parse_arguments
+    from websearch_mcp.tools.fetch_content import INPUT_SCHEMA
+
+    parsed = parse_arguments(["urls=https://a.example", "urls=https://b.example", "max_chars=300"], INPUT_SCHEMA)
+    assert parsed == {"urls": ["https://a.example", "https://b.example"], "max_chars": 300}
+
+
+def test_json_errors_go_to_stdout_with_exit_code_1(upstream):
+    done = _cli("call", "fetch_content", "--json", "urls=http://127.0.0.1:9/nothing", env=env_for(upstream))
+    assert done.returncode == 1
+    assert json.loads(done.stdout)["isError"] is True
+
+
+def test_call_help_has_a_description_examples_and_exit_codes():
+    done = _cli("call", "--help")
+    assert "Call one tool, as an MCP client would" in done.stdout
+    assert "examples:" in done.stdout and "exit codes:" in done.stdout and "may be repeated" in done.stdout
+
+
+@pytest.mark.parametrize("command", ["tools", "demo"])
+def test_tools_and_demo_list_only_flags_that_work_there(command):
+    done = _cli(command, "--help")
+    assert "--log-level" in done.stdout
+    for useless in ("--timeout", "--max-line-bytes", "--servers", "--lightweight-list", "--json"):
+        assert useless not in done.stdout
+
+
+def test_call_with_no_arguments_says_what_is_needed():
+    done = _cli("call")
+    assert done.returncode == 2 and "call needs a tool name" in done.stderr and "web_search" in done.stderr
+    assert "optional arguments" not in done.stderr
+
+
+def test_the_demo_counts_calls_and_tools():
+    done = _cli("demo")
+    assert done.returncode == 0
+    assert "5 of 5 calls answered (4 tools)" in done.stderr and "5 of 5 tools" not in done.stderr
+
+
+def test_a_citation_never_breaks_a_markdown_list():
+    from websearch_mcp.passages import Passage
+    from websearch_mcp.services.context import ContextAnswer, Source
+    from websearch_mcp.tools.search_context import render_markdown
+
+    listed = Passage(1, 0, "- Futures are lazy\n- Executors poll them")
+    prose = Passage(1, 1, "Async functions return futures.")
+    text = render_markdown("futures", ContextAnswer([listed, prose], [Source(1, "Async", "https://a.example")]))
+    assert "[1]\n\n- Futures are lazy\n- Executors poll them" in text
+    assert "[1] Async functions return futures." in text and "[1] - Futures" not in text
+
+
+def _offline(*words: str) -> subprocess.CompletedProcess[str]:
+    """The installed command in a network namespace of its own: no network at all, no DNS query leaves."""
+    import shutil
+
+    unshare = shutil.which("unshare")
+    if unshare is None or subprocess.run([unshare, "-rn", "true"], capture_output=True).returncode != 0:
+        pytest.skip("network namespaces are not available here (unshare -rn)")
+    return subprocess.run([unshare, "-rn", installed_command(), *words], capture_output=True, text=True,
+                          env=client_environment({"WEBSEARCH_STORE": "memory"}), timeout=60)
+
+
+def test_every_engine_failing_is_one_line_each_with_the_hint_last():
+    done = _offline("call", "web_search", "--json", "query=rust")
+    result = json.loads(done.stdout)
+    lines = result["content"][0]["text"].splitlines()
+    assert lines[0] == "Every search engine failed:" and all(line.startswith("- ") for line in lines[1:-1])
+    assert lines[-1].startswith("Check the network connection") and len(lines) == 8
+    assert "Check the network" not in "\n".join(lines[:-1])
+    assert result["structuredContent"]["attempted_instances"] == ["duckduckgo", "bing", "brave", "mojeek", "yahoo",
+                                                                   "wikipedia"]
+
+
+@pytest.mark.parametrize("words", [("instant_answer", "query=rust"), ("fetch_content", "urls=https://example.com")])
+def test_offline_tools_say_to_check_the_network(words):
+    done = _offline("call", *words)
+    assert done.returncode == 1 and "Check the network connection (and HTTPS_PROXY" in done.stderr + done.stdout

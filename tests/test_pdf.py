@@ -225,7 +225,8 @@ def test_missing_library_names_the_extra() -> None:
             "from websearch_mcp.pdf import read_pdf, PdfNotInstalled\n"
             "try:\n    read_pdf(b'%PDF-1.7')\nexcept PdfNotInstalled as err:\n    print(err.message)\n")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, cwd=ROOT)
-    assert done.stdout == "PDF support is not installed: pip install 'websearch-mcp[pdf]'\n", done.stderr
+    expected = "PDF support is not installed: in this checkout, .venv/bin/pip install '.[pdf]'\n"
+    assert done.stdout == expected, done.stderr
 
 
 def test_the_library_is_imported_only_when_a_pdf_is_read() -> None:

@@ -1,6 +1,7 @@
 """`websearch-mcp call` and `websearch-mcp tools`: the tools from a shell, without a client.
 
-The Markdown of a success goes to stdout; errors, hints and progress go to stderr.
+The Markdown of a success goes to stdout; errors, hints and progress go to stderr (with --json the
+whole result goes to stdout, errors included, and the exit code tells them apart).
 """
 
 from __future__ import annotations
@@ -54,7 +55,12 @@ def parse_arguments(words: list[str], input_schema: dict[str, Any]) -> dict[str,
         if not sep:
             hint = f" (did you mean {required[0]}={json.dumps(word) if ' ' in word else word}?)" if required else ""
             raise UsageError(f"argument {word!r} is not NAME=VALUE{hint}")
-        arguments[name] = _coerce(value, properties.get(name, {}))
+        schema = properties.get(name, {})
+        coerced = _coerce(value, schema)
+        if name in arguments and schema.get("type") == "array" and isinstance(arguments[name], list):
+            arguments[name] = [*arguments[name], *(coerced if isinstance(coerced, list) else [coerced])]
+        else:
+            arguments[name] = coerced  # a repeated list argument adds to the list; anything else is replaced
     return arguments
 
 
@@ -87,6 +93,11 @@ class ProgressPrinter:
 def call_tool(config: Config, tool_name: str, words: list[str], as_json: bool = False) -> int:
     """Run one tool and print its text (or its result as JSON); 1 when the tool reports an error."""
     specs = {spec.name: spec for spec in built_in_specs(config)}
+    if not tool_name:
+        print("websearch-mcp: call needs a tool name and its arguments, e.g. websearch-mcp call web_search "
+              f"query=\"rust async\" (tools: {', '.join(specs)}; websearch-mcp call --help shows more)",
+              file=sys.stderr)
+        return EXIT_USAGE
     spec = specs.get(tool_name)
     if spec is None:
         print(f"websearch-mcp: Tool not found: {tool_name} (available: {', '.join(specs)})", file=sys.stderr)
@@ -112,7 +123,7 @@ def call_tool(config: Config, tool_name: str, words: list[str], as_json: bool = 
         rendered = {"content": [{"type": "text", "text": result.text}], "isError": result.is_error}
         if result.structured is not None:
             rendered["structuredContent"] = result.structured
-        print(json.dumps(rendered, ensure_ascii=False, indent=2), file=sys.stderr if result.is_error else sys.stdout)
+        print(json.dumps(rendered, ensure_ascii=False, indent=2))  # errors too: `| jq` reads them (exit code 1)
     elif result.is_error:
         print(result.text, file=sys.stderr)
     else:

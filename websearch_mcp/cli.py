@@ -59,15 +59,66 @@ def _parser() -> Any:
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     flags = _global_flags(defaults=False)
     commands.add_parser("serve", help="serve MCP over stdio (the default)", parents=[flags])
-    call = commands.add_parser("call", help="call one tool and print its Markdown", parents=[flags])
-    call.add_argument("tool", help="tool name, e.g. web_search")
+    call = commands.add_parser(
+        "call", help="call one tool and print its Markdown", parents=[flags], epilog=CALL_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        description="Call one tool, as an MCP client would, and print its Markdown (stdout) or, with\n"
+                    "--json, its whole result. Flags may come anywhere on the line.")
+    call.add_argument("tool", nargs="?", help="tool name, e.g. web_search (websearch-mcp tools lists them)")
     call.add_argument("arguments", nargs="*", metavar="NAME=VALUE",
-                      help="tool arguments; numbers, booleans and lists are read as JSON")
-    call.add_argument("--json", action="store_true", help="print the whole tool result as JSON")
-    commands.add_parser("tools", help="list the tools and their parameters", parents=[flags])
+                      help="tool arguments; numbers, booleans and lists are read as JSON; a list argument may "
+                           "be repeated (urls=A urls=B)")
+    call.add_argument("--json", action="store_true", help="print the whole tool result as JSON on stdout")
+    only_logging = _logging_flag()
+    commands.add_parser("tools", help="list the tools and their parameters", parents=[only_logging])
     commands.add_parser("demo", help="run every tool against recorded pages on loopback (no network needed)",
-                        parents=[flags])
+                        parents=[only_logging])
     return parser
+
+
+CALL_EPILOG = """examples:
+  websearch-mcp call web_search query="rust async" max_results=5
+  websearch-mcp call web_search --json query=rust | jq '.structuredContent.results[0].url'
+  websearch-mcp call fetch_content urls=https://example.com urls=https://example.org max_chars=2000
+  websearch-mcp call fetch_content urls=https://docs.python.org/3/library/json.html query="parse floats"
+  websearch-mcp call search_context query="what is HTTP/3" max_tokens=1500
+
+exit codes:
+  0  the tool answered
+  1  the tool reported an error (its message is on stderr, or in the JSON with --json)
+  2  the command line or the arguments are wrong, or the configuration is
+"""
+
+_VALUE_FLAGS = ("--log-level", "--timeout", "--max-line-bytes", "--servers")
+
+
+def flags_first(words: list[str]) -> list[str]:
+    """`call`'s words with its flags moved before the tool name, so that they may come anywhere
+    (argparse reads no flag after the first of a list of positional words)."""
+    if not words or words[0] != "call":
+        return words
+    flags: list[str] = []
+    rest: list[str] = []
+    pending = False
+    for word in words[1:]:
+        if pending:
+            flags.append(word)
+            pending = False
+        elif word.startswith("-") and not word.startswith("---"):
+            flags.append(word)
+            pending = word in _VALUE_FLAGS
+        else:
+            rest.append(word)
+    return ["call", *flags, *rest]
+
+
+def _logging_flag() -> Any:
+    import argparse
+
+    flags = argparse.ArgumentParser(add_help=False, argument_default=argparse.SUPPRESS)
+    flags.add_argument("--log-level", choices=["debug", "info", "warning", "error"],
+                       help="stderr log level (WEBSEARCH_LOG_LEVEL, default info)")
+    return flags
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -83,7 +134,7 @@ def _main(args_list: list[str]) -> int:
     config = load_config()
     if not args_list:  # the path MCP clients take: no argparse, nothing imported that is not needed
         _exit_now(run_stdio(config))
-    args = _parser().parse_args(args_list)
+    args = _parser().parse_args(flags_first(args_list))
     config = config.with_overrides(log_level=args.log_level, timeout=args.timeout,
                                    max_line_bytes=args.max_line_bytes, servers_file=args.servers,
                                    lightweight_list=args.lightweight_list)
@@ -91,7 +142,7 @@ def _main(args_list: list[str]) -> int:
     if args.command == "call":
         from websearch_mcp.call import call_tool
 
-        return call_tool(config, args.tool, args.arguments, as_json=args.json)
+        return call_tool(config, args.tool or "", args.arguments, as_json=args.json)
     if args.command == "tools":
         from websearch_mcp.call import list_tools
 

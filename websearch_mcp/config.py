@@ -235,7 +235,7 @@ def validate(config: Config) -> Config:
 
         if importlib.util.find_spec("redis") is None:
             raise ConfigError(f"WEBSEARCH_STORE={config.store!r} needs the Redis client: "
-                              "pip install 'websearch-mcp[redis]'")
+                              "in this checkout, .venv/bin/pip install '.[redis]'")
     return config
 
 

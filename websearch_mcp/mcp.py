@@ -11,6 +11,7 @@ from __future__ import annotations
 import time
 
 from websearch_mcp import __version__, log, revisions
+from websearch_mcp.conversation import Session
 from websearch_mcp.errors import BackendServerError, ToolError
 from websearch_mcp.jsonrpc import InvalidParams, JsonRpcError, MethodNotFound, ServerError
 from websearch_mcp.tools.registry import ToolResult
@@ -22,8 +23,8 @@ if TYPE_CHECKING:  # typing costs start-up time; clients spawn this server often
     from typing import Any
 
     from websearch_mcp.call_context import ToolContext
+    from websearch_mcp.conversation import Conversation
     from websearch_mcp.jsonrpc import Request
-    from websearch_mcp.pipeline import Conversation
     from websearch_mcp.tools.registry import Registry, Tool
 
     MethodHandler = Callable[[dict[str, Any], "Session", str, ToolContext], dict[str, Any]]
@@ -49,21 +50,6 @@ MODERN_ERA = "modern"
 
 class MissingMeta(InvalidParams):
     """A stateless request lacks a required `_meta` key (HTTP answers it with 400)."""
-
-
-class Session:
-    """What a legacy-era connection negotiated; the stateless era keeps nothing here."""
-
-    def __init__(self, protocol_version: str | None = None) -> None:
-        self.protocol_version = protocol_version
-        self.client_info: dict[str, Any] = {}
-        self.client_capabilities: dict[str, Any] = {}
-        self.initialized = False
-
-    @property
-    def revision(self) -> str:
-        """The revision replies are shaped for (the newest legacy one before `initialize`)."""
-        return self.protocol_version or revisions.LATEST_LEGACY
 
 
 class Method:

@@ -5,12 +5,10 @@ message runs on, and writes the replies; everything between is here.
 
 from __future__ import annotations
 
-import _thread
-
 from websearch_mcp import jsonrpc, log, revisions
-from websearch_mcp.call_context import ToolContext
+from websearch_mcp.conversation import Conversation
 from websearch_mcp.jsonrpc import InternalError, InvalidRequest, JsonRpcError, MalformedMessage
-from websearch_mcp.mcp import Session, is_modern
+from websearch_mcp.mcp import is_modern
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -22,63 +20,6 @@ if TYPE_CHECKING:
 
     Notify = Callable[[dict[str, Any]], None]
 
-_REMEMBERED_CANCELS = 256
-
-
-def _id_key(request_id: Any) -> tuple[str, Any]:
-    return (type(request_id).__name__, request_id)
-
-
-class Conversation:
-    """One client as the pipeline sees it: what it negotiated, its requests in flight (so they can be
-    cancelled), and how to reach it with a notification (None: it cannot be reached)."""
-
-    def __init__(self, session: Session | None = None, notify: Notify | None = None,
-                 deadline_seconds: float | None = None) -> None:
-        self.session = session or Session()
-        self.notify = notify
-        self.deadline_seconds = deadline_seconds  # the overall time a tool call may take
-        self._inflight: dict[tuple[str, Any], ToolContext] = {}
-        self._cancelled_early: dict[tuple[str, Any], None] = {}
-        self._lock = _thread.allocate_lock()
-
-    def begin(self, request: Request) -> ToolContext:
-        """The context of a request that starts now; it is cancelled at once if the client already
-        cancelled it (the cancellation overtook it on its way to a worker)."""
-        context = ToolContext(request_id=request.id, deadline_seconds=self.deadline_seconds)
-        if self.notify is not None:
-            context.send_notification = lambda method, params: self._notify_unless_cancelled(context, method, params)
-        key = _id_key(request.id)
-        with self._lock:
-            self._inflight[key] = context
-            if self._cancelled_early.pop(key, 0) is None:
-                context.cancelled.set()
-        return context
-
-    def end(self, request: Request, context: ToolContext) -> None:
-        """The request is answered (or dropped)."""
-        with self._lock:
-            if self._inflight.get(_id_key(request.id)) is context:
-                del self._inflight[_id_key(request.id)]
-
-    def cancel(self, request_id: Any) -> None:
-        """Cancel a request in flight; its reply will not be sent."""
-        if not jsonrpc.valid_id(request_id):
-            return
-        key = _id_key(request_id)
-        with self._lock:
-            context = self._inflight.get(key)
-            if context is None:
-                self._cancelled_early[key] = None
-                while len(self._cancelled_early) > _REMEMBERED_CANCELS:
-                    del self._cancelled_early[next(iter(self._cancelled_early))]
-                return
-        context.cancelled.set()
-        log.info(f"request {request_id!r} cancelled")
-
-    def _notify_unless_cancelled(self, context: ToolContext, method: str, params: dict[str, Any]) -> None:
-        if self.notify is not None and not context.cancelled.is_set():
-            self.notify(jsonrpc.notification(method, params))
 
 
 class Reply:

@@ -46,6 +46,9 @@ DDG_UNRECOGNISED = (
     "It may be a block page or a changed layout; try again later."
 )
 INSTANT_UNAVAILABLE = "The DuckDuckGo Instant Answer API could not be used: {details}"
+NETWORK_HINT = "Check the network connection (and HTTPS_PROXY if a proxy is needed) and try again."
+ALL_ENGINES_FAILED = "Every search engine failed:\n{reasons}"
+ENGINE_FAILED_ITEM = "- {backend}: {reason}"
 
 # fetch_content
 PAGE_HEADER = "## {title}\n**URL:** {url}\n"
@@ -71,6 +74,7 @@ NOTHING_FETCHED = "No page could be read.\n\n"
 # search_context
 CONTEXT_HEADER = '## Context for "{query}"\n\n'
 CONTEXT_PASSAGE = "[{number}] {text}\n\n"
+CONTEXT_PASSAGE_BLOCK = "[{number}]\n\n{text}\n\n"  # a passage that opens with a list, quote, table or code
 CONTEXT_SOURCES = "### Sources\n"
 CONTEXT_SOURCE = "[{number}] [{title}]({url})\n"
 CONTEXT_SOURCE_SNIPPET = "[{number}] [{title}]({url}) (search snippet only: the page could not be read)\n"

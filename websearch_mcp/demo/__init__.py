@@ -116,6 +116,7 @@ def run_demo(config: Config) -> int:
         assembly.close()
         server.shutdown()
         server.server_close()
-    print(f"\n===== {len(RUNS) - failures} of {len(RUNS)} tools answered from recorded pages on {base} "
-          "(no network used)", file=sys.stderr)
+    tools = len({name for name, _, _ in RUNS})
+    print(f"\n===== {len(RUNS) - failures} of {len(RUNS)} calls answered ({tools} tools) from recorded pages on "
+          f"{base} (no network used)", file=sys.stderr)
     return 1 if failures else 0

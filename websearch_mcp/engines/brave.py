@@ -18,7 +18,9 @@ _RESULTS_CONTAINER = etree.XPath("//*[@id='results']")
 _LINK = etree.XPath(".//a[starts-with(@href, 'http')]")
 _TITLE = etree.XPath(f".//*[{has_class('title')}]")
 _CONTENT = etree.XPath(f".//*[{has_class('generic-snippet')}]//*[{has_class('content')}] | "
-                       f".//*[{has_class('snippet-description')}]")
+                       f".//*[{has_class('snippet-description')}] | "
+                       f".//*[{has_class('video-snippet')}]/*[{has_class('content')}]"
+                       f"/div[not({has_class('snippet-attributes')})]")  # a video result's description
 _DATE = etree.XPath(f".//span[{has_class('t-secondary')}]")
 _NEXT_PAGE = etree.XPath("//a[contains(@href, 'offset=')]")
 

@@ -15,11 +15,12 @@ from urllib.parse import urljoin, urlsplit
 from websearch_mcp import wire
 from websearch_mcp.config import Config
 from websearch_mcp.errors import ToolError, UpstreamConnectionError, UpstreamError
-from websearch_mcp.fetch.addresses import AddressGuard, check_url
+from websearch_mcp.fetch.addresses import AddressGuard, UnresolvedHostError, check_url
 from websearch_mcp.fetch.charset import decode_page
 from websearch_mcp.fetch.slots import FairSlots
 from websearch_mcp.store.base import Store
 from websearch_mcp.store.memory import MemoryStore
+from websearch_mcp.templates import NETWORK_HINT
 
 PAGE_CACHE = "page"
 Made = TypeVar("Made")
@@ -275,7 +276,10 @@ class PageFetcher:
         current = url
         for _ in range(MAX_REDIRECTS + 1):
             _, host, port = check_url(current)
-            self.guard.resolve(host, port)  # refuse before sending; the connection checks again
+            try:
+                self.guard.resolve(host, port)  # refuse before sending; the connection checks again
+            except UnresolvedHostError as err:
+                raise FetchError(f"{err.message}. {NETWORK_HINT}") from err
             try:
                 response = self.client.request("GET", current, follow_redirects=False, retries=0,
                                                max_bytes=self.config.fetch_max_bytes,
@@ -283,8 +287,8 @@ class PageFetcher:
                                                deadline=deadline)
             except UpstreamConnectionError as err:
                 if err.transient:
-                    raise _Retry(self.client.backoff(attempt), FetchError(err.message)) from err
-                raise FetchError(err.message) from err
+                    raise _Retry(self.client.backoff(attempt), FetchError(f"{err.message}. {NETWORK_HINT}")) from err
+                raise FetchError(f"{err.message}. {NETWORK_HINT}") from err
             except UpstreamError as err:
                 raise FetchError(err.message) from err
             location = response.headers.get("Location")

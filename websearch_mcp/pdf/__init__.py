@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 __all__ = ["PAGE_MARKER", "PdfDamaged", "PdfEncrypted", "PdfError", "PdfImageOnly", "PdfNotInstalled", "PdfText",
            "read_pdf"]
 
-NOT_INSTALLED = "PDF support is not installed: pip install 'websearch-mcp[pdf]'"
+NOT_INSTALLED = "PDF support is not installed: in this checkout, .venv/bin/pip install '.[pdf]'"
 ENCRYPTED = ("the PDF is encrypted and cannot be opened without its password, so its text cannot be read; "
              "look for another copy of the document, such as an HTML version")
 IMAGE_ONLY = ("the PDF has no text layer ({pages}, images only: a scan or a drawing), and this server does no "

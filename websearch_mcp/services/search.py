@@ -13,7 +13,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, astuple, dataclass, field
 from typing import Any
 
-from websearch_mcp import log, wire
+from websearch_mcp import log, templates, wire
 from websearch_mcp.config import Config, backend_order, setting_name
 from websearch_mcp.engines.base import (
     AllFailed,
@@ -34,6 +34,7 @@ from websearch_mcp.errors import (
     SearchFailed,
     UpstreamConnectionError,
     UpstreamError,
+    UpstreamTimeout,
 )
 from websearch_mcp.http_client import HttpClient
 from websearch_mcp.store.base import Store
@@ -261,11 +262,18 @@ class SearchService:
                 return only
             kind = "rate_limited_or_captcha" if blocked else "backend_unavailable"
             return SearchFailed(only.message, error_type=kind, retry_after=only.retry_after, blocked=blocked)
-        lines = "; ".join(f"{t['backend']}: {t['reason']}" for t in tried if t["status"] != "answered")
+        offline = any(isinstance(e, (UpstreamConnectionError, UpstreamTimeout)) or templates.NETWORK_HINT in e.message
+                      for e in errors)
+        reasons = "\n".join(templates.ENGINE_FAILED_ITEM.format(
+            backend=t["backend"], reason=t["reason"].replace(templates.NETWORK_HINT, "").strip())
+            for t in tried if t["status"] != "answered")
+        message = templates.ALL_ENGINES_FAILED.format(reasons=reasons)
+        if offline:
+            message += "\n" + templates.NETWORK_HINT  # once, at the end, not in the middle of one engine's line
         structured = next((e for e in errors if isinstance(e, SearchFailed)), None)
-        return SearchFailed(f"Every search engine failed. {lines}",
+        attempted = list(structured.attempted_instances) if structured else []
+        attempted += [t["backend"] for t in tried if t["backend"] not in attempted and t["backend"] != "searxng"]
+        return SearchFailed(message,
                             error_type=structured.error_type if structured else (
                                 "rate_limited_or_captcha" if blocked else "backend_unavailable"),
-                            details=structured.details if structured else "",
-                            attempted_instances=structured.attempted_instances if structured else [],
-                            retry_after=retry, blocked=blocked)
+                            details=message, attempted_instances=attempted, retry_after=retry, blocked=blocked)

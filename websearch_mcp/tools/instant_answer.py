@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from websearch_mcp import templates
 from websearch_mcp.call_context import ToolContext
-from websearch_mcp.errors import InvalidArguments, UpstreamError
+from websearch_mcp.errors import InvalidArguments, UpstreamConnectionError, UpstreamError, UpstreamTimeout
 from websearch_mcp.tools.registry import ToolResult, ToolSpec
 
 TYPE_CHECKING = False
@@ -112,8 +112,10 @@ def run(services: Services, arguments: dict[str, Any], context: ToolContext) -> 
     try:
         answer = services.instant_answers.lookup(query, context.deadline)
     except UpstreamError as err:
-        raise UpstreamError(templates.INSTANT_UNAVAILABLE.format(details=err.message), url=err.url,
-                            status=err.status, backend="instant_answer") from err
+        message = templates.INSTANT_UNAVAILABLE.format(details=err.message)
+        if isinstance(err, (UpstreamConnectionError, UpstreamTimeout)):
+            message += ". " + templates.NETWORK_HINT
+        raise UpstreamError(message, url=err.url, status=err.status, backend="instant_answer") from err
     structured = {"query": query, "found": not answer.is_empty, **answer.to_dict()}
     return ToolResult(text=render_markdown(query, answer), structured=structured)
 

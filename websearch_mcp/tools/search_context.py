@@ -56,13 +56,30 @@ OUTPUT_SCHEMA: dict[str, Any] = {
 }
 
 
+_BLOCK_MARKS = ("- ", "* ", "+ ", ">", "|", "```", "~~~", "#")  # no regex: this module is on the start-up path
+
+
+def _opens_a_block(text: str) -> bool:
+    if text.startswith(_BLOCK_MARKS):
+        return True
+    digits = len(text) - len(text.lstrip("0123456789"))
+    return 0 < digits < 10 and text[digits:digits + 2] in (". ", ") ")
+
+
+def _cited(number: int, text: str) -> str:
+    """A passage with its citation: in front of a paragraph, on a line of its own before a list, a
+    quote, a table, code or a heading (in front of them it would break the Markdown block)."""
+    template = templates.CONTEXT_PASSAGE_BLOCK if _opens_a_block(text) else templates.CONTEXT_PASSAGE
+    return template.format(number=number, text=text)
+
+
 def render_markdown(query: str, answer: ContextAnswer) -> str:
     """Passages labelled [n] in reading order, then the numbered sources they came from (a source
     whose page could not be read says that only its search snippet is used)."""
     if not answer.passages:
         return templates.CONTEXT_EMPTY.format(query=query).rstrip("\n")
     parts = [templates.CONTEXT_HEADER.format(query=query)]
-    parts.extend(templates.CONTEXT_PASSAGE.format(number=p.source, text=p.text) for p in answer.passages)
+    parts.extend(_cited(p.source, p.text) for p in answer.passages)
     parts.append(templates.CONTEXT_SOURCES)
     for source in answer.cited():
         template = templates.CONTEXT_SOURCE_SNIPPET if source.snippet_only else templates.CONTEXT_SOURCE

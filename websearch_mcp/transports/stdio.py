@@ -10,8 +10,9 @@ from __future__ import annotations
 import _thread
 
 from websearch_mcp import jsonrpc, log
+from websearch_mcp.conversation import Conversation
 from websearch_mcp.jsonrpc import InvalidRequest, JsonRpcError
-from websearch_mcp.pipeline import Conversation, Pipeline
+from websearch_mcp.pipeline import Pipeline
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

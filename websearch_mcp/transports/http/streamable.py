@@ -15,6 +15,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from websearch_mcp import jsonrpc, revisions, wire
+from websearch_mcp.conversation import Conversation
 from websearch_mcp.jsonrpc import (
     InternalError,
     InvalidRequest,
@@ -32,7 +33,7 @@ from websearch_mcp.mcp import (
     check_modern_meta,
     is_modern,
 )
-from websearch_mcp.pipeline import Conversation, Pipeline, Reply
+from websearch_mcp.pipeline import Pipeline, Reply
 from websearch_mcp.transports.http.messages import HttpError, Request, Response
 
 DEFAULT_LEGACY = "2025-03-26"
