@@ -71,8 +71,8 @@ class GitSource:
         if not self.git_dir.exists():
             raise MissingSource(
                 f"no snapshot of github.com/{self.repo} at {self.git_dir}.\n"
-                f"    Get one with `git clone --bare https://github.com/{self.repo} {self.git_dir}`\n"
-                f"    (or the search tool's fetch github:{self.repo}), or set {self.env} to a clone of it.")
+                f"    Get one with `git clone --bare https://github.com/{self.repo} {self.git_dir}`,\n"
+                f"    or set {self.env} to a clone of it.")
         done = subprocess.run(["git", "--git-dir", str(self.git_dir), "cat-file", "-e", f"{self.commit}^{{commit}}"],
                               capture_output=True)
         if done.returncode:
@@ -302,6 +302,64 @@ def read_l3s(source: Source, read: Read) -> Iterator[Page]:
         yield Page(name, decode(html), truth, url, "news")
 
 
+_MD_LINK = re.compile(r"\[([^\]]*)\]\((?:[^()\s]|\([^()]*\))*\)")
+_CANONICAL = re.compile(r"""<link[^>]+rel=["']canonical["'][^>]*href=["']([^"']+)|"""
+                        r"""<meta[^>]+property=["']og:url["'][^>]*content=["']([^"']+)""", re.IGNORECASE)
+
+
+def _canonical(html: str) -> str:
+    found = _CANONICAL.search(html[:200_000])
+    url = (found.group(1) or found.group(2)) if found else ""
+    return url if url.startswith("http") else ""
+
+
+def read_harvest(source: Source, read: Read) -> Iterator[Page]:
+    """Harvest (fhgr/harvest): 102 forum threads from 52 forums (en, de, fr, es); ground truth is the
+    text of every post (Markdown links reduced to their text); thread titles and user names are not."""
+    for path, data in read(source.files("corpus/goldDocuments")):
+        doc = json.loads(data)
+        posts = [a.get("post_text", {}).get("surface_form", "") for a in doc["gold_standard_annotation"]]
+        truth = "\n\n".join(_MD_LINK.sub(r"\1", post).strip() for post in posts if post and post.strip())
+        yield Page(path.rsplit("/", 1)[-1][:-5], doc["html"], truth, doc.get("url", ""), "forum")
+
+
+def _decode_chinese(data: bytes) -> str:
+    """decode(), but a page that is not UTF-8 and declares nothing is read as GB18030 (this set's pages
+    that are not UTF-8 are GBK)."""
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        pass
+    return decode(data) if _CHARSET.search(data[:8192]) else data.decode("gb18030", "replace")
+
+
+def read_cwced(source: Source, read: Read) -> Iterator[Page]:
+    """Chinese Web Content Extraction Dataset: 69 Chinese pages with their cleaned text."""
+    originals = dict(read(source.files("original")))
+    truths = {path.rsplit("/", 1)[-1].rsplit(".", 1)[0]: data for path, data in read(source.files("cleaned"))}
+    for path, data in sorted(originals.items()):
+        key = path.rsplit("/", 1)[-1].rsplit(".", 1)[0]
+        if key in truths:
+            html = _decode_chinese(data)
+            yield Page(key, html, _decode_chinese(truths[key]), _canonical(html), "zh")
+
+
+def read_htmltotext(source: Source, read: Read) -> Iterator[Page]:
+    """htmltotext-benchmark: news, blog, forum and wiki pages in English, Croatian, German and Chinese,
+    with their text by hand (one page, a bot-check page stored in place of Baidu's, is left out)."""
+    files = dict(read(source.files("benchmarkdata")))
+    for path, data in sorted(files.items()):
+        parts = path.split("/")
+        if len(parts) != 4 or parts[2] != "html":
+            continue
+        lang, slug = parts[1], parts[3].rsplit(".", 1)[0]
+        truth = files.get(f"benchmarkdata/{lang}/text/{slug}.txt")
+        if truth is None or slug == "wiki-baike-liqiu":
+            continue
+        html = decode(data)
+        yield Page(f"{lang}/{slug}", html, decode(truth), _canonical(html), f"{slug.split('-', 1)[0]}/{lang}")
+
+
 @dataclass
 class DataSet:
     """One benchmark: where it comes from, how to read it and how it is scored."""
@@ -325,6 +383,13 @@ SETS = [
                                  "WEBSEARCH_BENCH_MERGED"), read_dragnet, "shingles"),
     DataSet("l3s-gn1", GitSource("geodrome/page-signal", "186d8153b3d111f84865ddc180600a9cbe35ac7f",
                                  "WEBSEARCH_BENCH_L3S"), read_l3s, "shingles"),
+    DataSet("harvest-forum", GitSource("fhgr/harvest", "f778b0a4112259ad246c8ac57e9d51eb149ab9ef",
+                                       "WEBSEARCH_BENCH_HARVEST"), read_harvest, "shingles"),
+    DataSet("zh-cwced", GitSource("immortal-autumn/Chinese-Web-Content-Extraction-Dataset",
+                                  "99d0ef08419109b5489b12e38f771f25b952d774", "WEBSEARCH_BENCH_CWCED"),
+            read_cwced, "shingles"),
+    DataSet("htmltotext", GitSource("leogao2/htmltotext-benchmark", "feab59949ee4f9789af8e0c2412720895278d3cf",
+                                    "WEBSEARCH_BENCH_HTMLTOTEXT"), read_htmltotext, "shingles"),
 ]
 
 

@@ -208,9 +208,23 @@ class Result:
         self.count = len(pages)
         self.p, self.r, self.f1 = summary([score(page.truth, text) for page, text in zip(pages, texts, strict=True)])
         self.empty = sum(is_empty(page, text) for page, text in zip(pages, texts, strict=True))
+        self.misses = sum(is_whole_miss(page, text) for page, text in zip(pages, texts, strict=True))
 
     def short(self) -> str:
-        return f"{self.p:.3f} {self.r:.3f} {self.f1:.3f} {self.empty:>2}"
+        return f"{self.p:.3f} {self.r:.3f} {self.f1:.3f} {self.empty:>2} {self.misses:>2}"
+
+
+WHOLE_MISS = 0.1  # shingle recall below which a page's output holds almost none of its article
+
+
+def is_whole_miss(page: devset.Page, text: str) -> bool:
+    """The wrong block: an output with almost none of the article (shingle recall < 0.1) for a page
+    whose ground truth has words and whose body has some."""
+    if not _TOKEN.search(page.truth) or not body_has_words(page.html):
+        return False
+    gold = shingles(page.truth)
+    found = sum((gold & shingles(text)).values())
+    return found < WHOLE_MISS * max(1, sum(gold.values()))
 
 
 def _groups(name: str, pages: list[devset.Page]) -> list[tuple[str, list[int]]]:
@@ -229,17 +243,18 @@ def report(name: str, pages: list[devset.Page], scoring: str, names: list[str]) 
     dataset = next(d for d in devset.SETS if d.name == name)
     print(f"\n{name}: {len(pages)} pages from {dataset.source.describe()}; scored by {SCORING[scoring][0]}")
     outputs, speeds = run_all(names, pages)
-    print(f"  {'extractor':<18} {'precision':>9} {'recall':>7} {'F1':>6} {'empty':>6} {'pages/CPU-s':>12}")
+    print(f"  {'extractor':<18} {'precision':>9} {'recall':>7} {'F1':>6} {'empty':>6} {'misses':>7} "
+          f"{'pages/CPU-s':>12}")
     results = {}
     for extractor in names:
         result = results[extractor] = Result(scoring, pages, outputs[extractor])
         print(f"  {extractor:<18} {result.p:9.3f} {result.r:7.3f} {result.f1:6.3f} {result.empty:6d} "
-              f"{speeds[extractor]:12.1f}")
-    print(f"  {'P R F1 empty by':<22}" + "".join(f"{extractor:<22}" for extractor in names))
+              f"{result.misses:7d} {speeds[extractor]:12.1f}")
+    print(f"  {'P R F1 empty misses by':<25}" + "".join(f"{extractor:<25}" for extractor in names))
     for label, indexes in _groups(name, pages):
         subset = [pages[i] for i in indexes]
         cells = [Result(scoring, subset, [outputs[e][i] for i in indexes]).short() for e in names]
-        print(f"  {label + f' ({len(indexes)})':<22}" + "".join(f"{cell:<22}" for cell in cells))
+        print(f"  {label + f' ({len(indexes)})':<25}" + "".join(f"{cell:<25}" for cell in cells))
     _goal(results, speeds)
     return results
 
@@ -252,6 +267,24 @@ def _goal(results: dict[str, Result], speeds: dict[str, float]) -> None:
               f"{ours_.empty} empty", f"{speeds['websearch-mcp'] / speeds['trafilatura']:.1f}x trafilatura's speed"]
     met = ours_.f1 >= theirs.f1 and ours_.r >= 0.93 and not ours_.empty
     print(f"  goal {'met' if met else 'NOT met'}: " + ", ".join(checks))
+
+
+def hand_made_classes(names: list[str]) -> None:
+    """Each class of failure's hand-made page (fixtures/handmade/extraction): passed or failed."""
+    import json
+
+    folder = ROOT / "fixtures" / "handmade" / "extraction"
+    expected = json.loads((folder / "expectations.json").read_text())
+    print("\nclasses of failure, one hand-made page each (article words out, furniture words not):")
+    print(f"  {'class':<44}" + "".join(f"{name:<18}" for name in names))
+    for page, rule in sorted(expected.items()):
+        html = (folder / page).read_text()
+        cells = []
+        for name in names:
+            text = _safe(name, html, "https://blog.example.com/2026/11/post")
+            ok = all(w in text for w in rule["wanted"]) and not any(w in text for w in rule["unwanted"])
+            cells.append("pass" if ok else "FAIL")
+        print(f"  {page:<44}" + "".join(f"{cell:<18}" for cell in cells))
 
 
 def main() -> int:
@@ -275,6 +308,7 @@ def main() -> int:
     for dataset in devset.SETS:
         if dataset.name in found:
             report(dataset.name, found[dataset.name][:args.limit], dataset.scoring, names)
+    hand_made_classes(names)
     return 0
 
 

@@ -7,8 +7,8 @@ import threading
 
 import lxml.html
 
-from websearch_mcp.extract.clean import drop_junk, prune
-from websearch_mcp.extract.main_content import main_elements
+from websearch_mcp.extract.clean import drop_junk, is_teaser_grid, prune
+from websearch_mcp.extract.main_content import is_thread_url, main_elements
 from websearch_mcp.extract.markdown import render_all
 from websearch_mcp.extract.metadata import PageMetadata, read_metadata
 from websearch_mcp.extract.shell import ShellVerdict, detect_shell
@@ -93,10 +93,22 @@ def _swallowed_by(tree: lxml.html.HtmlElement, size: int) -> str:
 def _parse(html: str) -> lxml.html.HtmlElement:
     usual, deep = _parsers()
     tree = _parse_with(usual, html)
-    if any(error.type_name == "ERR_RESOURCE_LIMIT" for error in usual.error_log):
+    if _too_deep(usual):
         tree = _parse_with(deep, html)
+        if _too_deep(deep):  # deeper than even 2,048 levels: the wrappers go before parsing
+            tree = _parse_with(deep, _WRAPPER_TAGS.sub("", html))
         _flatten_below(tree, MAX_DEPTH)
     return tree
+
+
+def _too_deep(parser: lxml.html.HTMLParser) -> bool:
+    return any(error.type_name == "ERR_RESOURCE_LIMIT" for error in parser.error_log)
+
+
+# Tags that only wrap (no paragraph, heading, list or table of their own): dropped from a page nested so
+# deep that no parser keeps its text (thousands of unclosed or nested <div>, <font> or <b>).
+_WRAPPER_TAGS = re.compile(r"</?(?:div|span|font|section|center|b|i|u|em|strong|small|big|article|main)\b[^>]*>",
+                           re.IGNORECASE)
 
 
 def _parse_with(parser: lxml.html.HTMLParser, html: str) -> lxml.html.HtmlElement:
@@ -136,9 +148,12 @@ def extract_page(html: str, url: str | None = None) -> ExtractedPage:
     data = structured_content(tree) if shell.is_shell else None
     body = "" if shell.is_shell else article_body(tree)
     drop_junk(tree)
-    elements = main_elements(tree)
+    thread = is_thread_url(url)
+    found = main_elements(tree, thread)
+    elements = [e for e in found if not is_teaser_grid(e)] or found
+    host = _page_host(url)
     for element in elements:
-        prune(element)
+        prune(element, host, thread)
     markdown = render_all(elements, url)
     if not _WORD.search(markdown):
         markdown = _unpruned(html, url)
@@ -147,6 +162,12 @@ def extract_page(html: str, url: str | None = None) -> ExtractedPage:
     if body and _cut_short(markdown, body):
         return ExtractedPage(body, metadata, shell, "JSON-LD articleBody (the visible article was shorter)")
     return ExtractedPage(markdown, metadata, shell)
+
+
+def _page_host(url: str | None) -> str:
+    from websearch_mcp.extract.clean import _host_of
+
+    return _host_of(url) if url else ""
 
 
 # The JSON-LD body replaces the visible article when it is this many times as long and holds most of

@@ -106,21 +106,85 @@ _NOISE = re.compile(
 _BYLINE = re.compile(r"^(?:by|posted by|written by|author:?)\s+\S", re.IGNORECASE)
 
 
-def prune(root: HtmlElement) -> None:
-    """Inside the chosen content, remove furniture: captions, titles, link lists, labelled widgets."""
+def prune(root: HtmlElement, host: str = "", thread: bool = False) -> None:
+    """Inside the chosen content, remove furniture: captions, titles, link lists, labelled widgets,
+    teaser grids. The lead image's caption stays (as a paragraph), and so does a list of links to
+    other sites (a link post's content) when the page's host is known."""
     total = len(root.text_content()) or 1
+    _keep_lead_caption(root)
     runs: dict[tuple[HtmlElement, str], bool] = {}
     for element in list(root.iter(*_PRUNE_CANDIDATES)):  # one pass, in document order
-        if element is not root and _is_furniture(element, total, runs):
+        if element is root or element.getparent() is None:
+            continue
+        if is_teaser_grid(element) or (_is_furniture(element, total, runs, thread)
+                                       and not _links_elsewhere(element, host)):
             drop(element)
 
 
-def _is_furniture(element: HtmlElement, total: int, runs: dict[tuple[HtmlElement, str], bool]) -> bool:
+LEAD_CAPTION = 30  # visible characters that make the first figure's caption worth keeping
+TEASERS = 4  # repeated cards that make a teaser grid
+TEASER_TEXT = 300  # characters: a card holding more is an entry of its own (a ticker, a slideshow)
+
+
+def _keep_lead_caption(root: HtmlElement) -> None:
+    """The first figure's caption (the lead image's), as a paragraph in the figure's place."""
+    figure = next(root.iter("figure"), None)
+    caption = figure.find(".//figcaption") if figure is not None else None
+    if figure is None or caption is None or figure.getparent() is None:
+        return
+    if visible_length(caption.text_content()) >= LEAD_CAPTION and not kind_of(caption).negative:
+        caption.tag = "p"
+        caption.tail = None
+        figure.addprevious(caption)
+
+
+def is_teaser_grid(element: HtmlElement) -> bool:
+    """Four or more cards alike, each a heading that links elsewhere and a line of teaser text: a list
+    of related stories, whatever share of the page's text it holds."""
+    cards = [child for child in element if isinstance(child.tag, str)]
+    if len(cards) < TEASERS:
+        return False
+    signature = _signature(cards[0])
+    if sum(1 for card in cards if _signature(card) == signature) < TEASERS:
+        return False
+    teasers = 0
+    for card in cards:
+        heading = next(card.iter("h2", "h3", "h4", "h5"), None)
+        if heading is None or heading.find(".//a[@href]") is None:
+            continue
+        if len(card.text_content()) <= TEASER_TEXT:
+            teasers += 1
+    return teasers >= TEASERS and teasers * 4 >= len(cards) * 3
+
+
+def _links_elsewhere(element: HtmlElement, host: str) -> bool:
+    """A list of three or more links, most of them to other sites: what a link post is made of."""
+    if not host or element.tag not in ("ul", "ol"):
+        return False
+    links = [a.get("href", "") for a in element.iter("a")]
+    if len(links) < 3:
+        return False
+    outside = sum(1 for href in links if href.startswith(("http://", "https://")) and _host_of(href) != host)
+    return outside * 3 >= len(links) * 2
+
+
+def _host_of(url: str) -> str:
+    from urllib.parse import urlsplit
+
+    try:
+        host = (urlsplit(url).hostname or "").lower()
+    except ValueError:
+        return ""
+    return host[4:] if host.startswith("www.") else host
+
+
+def _is_furniture(element: HtmlElement, total: int, runs: dict[tuple[HtmlElement, str], bool],
+                  thread: bool = False) -> bool:
     text = element.text_content()
     size = len(text)
     kind = kind_of(element)
-    if kind.comments:
-        return True  # comments go however long they are
+    if kind.comments and not thread:
+        return True  # comments go however long they are (but a thread's replies are its content)
     if size >= total * 0.4:
         return False  # whatever its name says, an element holding this much of the text is the article
     tag = element.tag

@@ -17,15 +17,26 @@ NEGATIVE = re.compile(
     r"signup|promo\w*|advert\w*|ads?|adslot|sponsor\w*|sidebar|widget|breadcrumbs?|cookie\w*|consent|gdpr|"
     r"popup|modal|banner|outbrain|taboola|tags?|keywords|more-stories|trending|popular|byline|author|"
     r"toolbar|pagination|pager|nav|navbar|navigation|menu|masthead|footer|header|skip|caption|"
-    r"credit|shoutbox|skyscraper|shopping|footnote|meta|contact|combx|rating|reply|respond)" + _END,
+    r"credit|shoutbox|skyscraper|shopping|footnote|meta|contact|combx|rating|reply|respond|signature|"
+    # the same furniture in German, French, Spanish, Polish, Russian (transliterated) and Chinese (pinyin)
+    r"teaser|weiterlesen|verwandte?|aehnliche|werbung|anzeigen?|fusszeile|kopfzeile|seitenleiste|teilen|"
+    r"empfehlung\w*|impressum|datenschutz|kommentare?|partage|publicite|pied|entete|annonces?|"
+    r"liens?|recommandes|commentaires|compartir|publicidad|relacionad\w*|cabecera|anuncios?|comentarios|"
+    r"reklamy?|powiazane|stopka|naglowek|udostepnij|komentarze|kommentarii|pohozhie|podval|"
+    r"guanggao|xiangguan|tuijian|daohang|pinglun|yejiao|remen)" + _END,
     re.IGNORECASE)
 # Words of the article itself; each earns a candidate 25 points.
 POSITIVE = re.compile(
     _EDGE + r"(?:article\w*|story\w*|entry\w*|hentry|h-entry|post|post-?content|post-?body|content|"
-    r"body|main|text|prose|blog|page|articlebody|article-?body|story-?body|entry-content)" + _END,
+    r"body|main|text|prose|blog|page|articlebody|article-?body|story-?body|entry-content|"
+    # the article in German, French, Spanish, Polish, Russian (transliterated) and Chinese (pinyin)
+    r"inhalt|artikel\w*|beitrag\w*|haupttext|texte|contenu|corps|contenido|articulo|cuerpo|noticia|"
+    r"tresc|tekst|artykul\w*|statya|stati|zhengwen|neirong|wenzhang)" + _END,
     re.IGNORECASE)
 # Comment sections: nothing inside them is the article ("commentary" and "responsive" are not comments).
-COMMENTS = re.compile(r"comment(?!ary|ator)|disqus|" + _EDGE + r"(?:respond|reply|replies)" + _END, re.IGNORECASE)
+COMMENTS = re.compile(r"comment(?!ary|ator)|disqus|kommentar|commentaire|comentario|komentarz|kommentarii|pinglun|"
+                      + _EDGE + r"(?:respond|reply|replies|antworten|reponses|respuestas|odpowiedzi)" + _END,
+                      re.IGNORECASE)
 # Lists of citations (Wikipedia's `references`, `reflist`): part of the article around them, never the
 # article itself, however many entries they hold.
 CITATIONS = re.compile(_EDGE + r"(?:references|reflist|refbegin|citations|bibliography|endnotes)" + _END,

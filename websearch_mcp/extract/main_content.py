@@ -11,6 +11,7 @@ of its siblings belong to it.
 from __future__ import annotations
 
 import heapq
+import re
 
 from lxml import etree
 
@@ -22,6 +23,7 @@ if TYPE_CHECKING:
     from lxml.html import HtmlElement
 
 MIN_PARAGRAPH = 25
+_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]")
 CANDIDATES = 15
 SUBTREE_DEPTH = 10
 # A container earns this share of the points of every paragraph below it (up to SUBTREE_DEPTH levels
@@ -35,6 +37,7 @@ SPREAD_BLOCKS = 4  # "many": at least this many children with points
 
 CLIMB_GAIN = 2.0
 SIBLING_MIN = 6.0
+LEAD_CAPTION = 30  # visible characters that make the lead image's caption worth keeping
 LINK_CARD_MAX = 1000  # characters: a link holding more is broken markup around an article, not a card
 SIBLING_SHARE = 0.15
 SIBLING_MIN_PEER = 3.0
@@ -66,7 +69,8 @@ def _own_text_length(element: HtmlElement) -> int:
 class Scores:
     """Both tallies for one page."""
 
-    def __init__(self, root: HtmlElement) -> None:
+    def __init__(self, root: HtmlElement, thread: bool = False) -> None:
+        self.thread = thread  # a forum thread or Q&A page: its replies are the content, not furniture
         self.holds_main = {ancestor for main in root.iter("main") for ancestor in main.iterancestors()}
         self.readability: dict[HtmlElement, float] = {}
         self.paragraphs: dict[HtmlElement, int] = {}
@@ -80,7 +84,10 @@ class Scores:
         factor = self.factors.get(element)
         if factor is None:
             kind = kind_of(element)
-            factor = 0.0 if kind.comments or kind.citations else 0.3 if kind.negative and not kind.positive else 1.0
+            comments = kind.comments and not self.thread
+            factor = 0.0 if comments or kind.citations else 0.3 if kind.negative and not kind.positive else 1.0
+            if self.thread and kind.comments:
+                factor = 1.0
             if element.tag == "a" and element.get("href") and len(element.text_content()) < LINK_CARD_MAX:
                 factor = min(factor, 0.3)  # a teaser card: the whole block is one link to another page
             if factor < 1.0 and element in self.holds_main:
@@ -124,9 +131,9 @@ class Scores:
         return self._final[element]
 
 
-def score_paragraphs(root: HtmlElement) -> Scores:
+def score_paragraphs(root: HtmlElement, thread: bool = False) -> Scores:
     """Tally every paragraph of the page."""
-    scores = Scores(root)
+    scores = Scores(root, thread)
     readability = scores.readability
     subtree = scores.subtree
     factors, context_factor = scores.factors, scores.context_factor
@@ -142,8 +149,11 @@ def score_paragraphs(root: HtmlElement) -> Scores:
             length = len(text.strip())
             if length < MIN_PARAGRAPH:
                 continue
-        # text in links (menus, teaser lists, lists of names) is not prose: only the rest earns points
-        points = (1.0 + text.count(",") + min(length / 100.0, 3.0)) * (1.0 - link_density(paragraph, text))
+        # text in links (menus, teaser lists, lists of names) is not prose: only the rest earns points.
+        # A Chinese or Japanese character carries about what three Latin ones do, and their commas differ.
+        wide = len(_CJK.findall(text)) if text.isascii() is False else 0
+        commas = text.count(",") + (text.count("，") + text.count("、") if wide else 0)
+        points = (1.0 + commas + min((length + 2 * wide) / 100.0, 3.0)) * (1.0 - link_density(paragraph, text))
         parent = paragraph.getparent()
         factor = context_factor(paragraph)
         element = paragraph if holds_text else parent
@@ -198,9 +208,19 @@ def _best(ranked: list[HtmlElement], scores: Scores) -> HtmlElement:
     return best
 
 
-def main_elements(root: HtmlElement) -> list[HtmlElement]:
-    """The best container and those of its siblings that look like more of the same article."""
-    scores = score_paragraphs(root)
+_THREAD_URL = re.compile(r"/(?:threads?|topics?|discussions?|forums?|foren|forum|t|questions?|answers|board)/|"
+                         r"viewtopic\.php|showthread\.php|[?&](?:t|topic|thread)=\d", re.IGNORECASE)
+
+
+def is_thread_url(url: str | None) -> bool:
+    """Whether a URL names a forum thread or a question (its replies and answers are the content)."""
+    return bool(url) and bool(_THREAD_URL.search(url or ""))
+
+
+def main_elements(root: HtmlElement, thread: bool = False) -> list[HtmlElement]:
+    """The best container and those of its siblings that look like more of the same article (on a
+    thread's page, every post of the thread)."""
+    scores = score_paragraphs(root, thread)
     if not scores.readability:
         body = root.find("body")
         return [body if body is not None else root]
@@ -208,8 +228,35 @@ def main_elements(root: HtmlElement) -> list[HtmlElement]:
     raw = heapq.nlargest(CANDIDATES * 3, scores.readability.keys() | scores.subtree.keys(), key=scores.base)
     ranked = heapq.nlargest(CANDIDATES, raw, key=scores.weighted)
     best = _best(ranked, scores)
+    posts = _thread_of(best, scores)
+    if posts:
+        return posts
     best = _climb(best, scores)
     return _with_siblings(best, scores)
+
+
+THREAD_POSTS = 3  # blocks alike that make a thread (a forum's posts, a Q&A page's question and answers)
+THREAD_LEVELS = 6
+
+
+def _thread_of(best: HtmlElement, scores: Scores) -> list[HtmlElement]:
+    """When the best container sits in one of three or more blocks alike (same tag and class), each with
+    text of its own, the page is a thread: every post is the content, not the longest reply alone."""
+    element: HtmlElement | None = best
+    for _ in range(THREAD_LEVELS):
+        if element is None or element.tag in _NO_TEXT:
+            return []
+        parent = element.getparent()
+        if parent is None or parent.tag in _NO_TEXT:
+            return []
+        if element.get("class"):
+            signature = _signature(element)
+            posts = [sibling for sibling in parent if _signature(sibling) == signature]
+            if (len(posts) >= THREAD_POSTS and all(scores.subtree.get(post, 0.0) > 0 for post in posts)
+                    and all(scores.context_factor(post) == 1.0 for post in posts)):
+                return posts
+        element = parent
+    return []
 
 
 def _with_siblings(best: HtmlElement, scores: Scores) -> list[HtmlElement]:
@@ -221,7 +268,14 @@ def _with_siblings(best: HtmlElement, scores: Scores) -> list[HtmlElement]:
     threshold = max(min(SIBLING_MIN, mine * 0.5), mine * SIBLING_SHARE)
     chosen = []
     signature = _signature(best)
+    lead = _lead_caption(parent, best)
     for sibling in parent:
+        if lead is not None and sibling is lead:
+            caption = lead.find(".//figcaption")
+            if caption is not None:
+                caption.tag = "p"  # the lead image's caption, beside the article's body: more of it
+                chosen.append(caption)
+            continue
         # a block of the same kind as the best one (the next part of an article split into sections)
         # needs only some article text
         enough = min(threshold, SIBLING_MIN_PEER) if _signature(sibling) == signature else threshold
@@ -229,6 +283,19 @@ def _with_siblings(best: HtmlElement, scores: Scores) -> list[HtmlElement]:
                 or _is_prose(sibling, scores):
             chosen.append(sibling)
     return _with_repeated_parents(parent, chosen, scores, threshold)
+
+
+def _lead_caption(parent: HtmlElement, best: HtmlElement) -> HtmlElement | None:
+    """The figure before the article's body, when it is the first and its caption says something."""
+    for sibling in parent:
+        if sibling is best:
+            return None
+        if sibling.tag == "figure":
+            caption = sibling.find(".//figcaption")
+            if caption is not None and visible_length(caption.text_content()) >= LEAD_CAPTION:
+                return sibling
+            return None
+    return None
 
 
 def _is_prose(element: HtmlElement, scores: Scores) -> bool:
