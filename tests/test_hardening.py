@@ -201,3 +201,14 @@ def test_every_engine_failing_is_one_line_each_with_the_hint_last():
 def test_offline_tools_say_to_check_the_network(words):
     done = _offline("call", *words)
     assert done.returncode == 1 and "Check the network connection (and HTTPS_PROXY" in done.stderr + done.stdout
+
+
+def test_the_readme_lists_every_status_the_http_server_answers_a_client_with():
+    from pathlib import Path
+
+    from websearch_mcp.transports.http.messages import REASONS
+
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text()
+    section = readme.split("## Serve over HTTP", 1)[1].split("\n## ", 1)[0]
+    missing = [code for code in REASONS if code not in (200, 500) and str(code) not in section]
+    assert missing == []

@@ -7,7 +7,7 @@ import threading
 
 import lxml.html
 
-from websearch_mcp.extract.clean import drop_junk, is_teaser_grid, prune
+from websearch_mcp.extract.clean import drop, drop_junk, is_teaser_grid, prune
 from websearch_mcp.extract.main_content import is_thread_url, main_elements
 from websearch_mcp.extract.markdown import render_all
 from websearch_mcp.extract.metadata import PageMetadata, read_metadata
@@ -157,11 +157,54 @@ def extract_page(html: str, url: str | None = None) -> ExtractedPage:
     markdown = render_all(elements, url)
     if not _WORD.search(markdown):
         markdown = _unpruned(html, url)
+    if _doubtful(markdown):
+        markdown = _second_opinion(html, url, thread, markdown)
     if data is not None:
         return ExtractedPage(data.markdown, metadata, shell, data.source)
     if body and _cut_short(markdown, body):
         return ExtractedPage(body, metadata, shell, "JSON-LD articleBody (the visible article was shorter)")
     return ExtractedPage(markdown, metadata, shell)
+
+
+# The first opinion is doubtful when it is short, or reads like furniture (a footer, a disclaimer, a
+# blog's description, an empty comment widget).
+DOUBTFUL_TEXT = 300
+_FURNITURE_TEXT = re.compile(
+    r"©|\bcopyright\b|all rights reserved|powered by|licensed under|opinions expressed|not responsible for the "
+    r"content|no comments yet|quick links|^\s*name:|cookies? to|sign in|create an account|registered (company|address)",
+    re.IGNORECASE | re.MULTILINE)
+OVERRIDE_GAIN = 2.0  # the second opinion wins when it has this many times the first's words, and more
+
+
+def _doubtful(markdown: str) -> bool:
+    text = markdown.strip()
+    return len(text) < DOUBTFUL_TEXT or bool(_FURNITURE_TEXT.search(text[:400]))
+
+
+def _second_opinion(html: str, url: str | None, thread: bool, first: str) -> str:
+    """The content chosen once the first opinion's block is set aside: kept when it is not doubtful
+    itself and holds at least twice the words (the article beside a footer or a disclaimer)."""
+    tree = parse_html(html)
+    drop_junk(tree)
+    for element in main_elements(tree, thread):
+        if element.getparent() is not None:
+            drop(element)
+    elements = [e for e in main_elements(tree, thread) if not is_teaser_grid(e)]
+    host = _page_host(url)
+    for element in elements:
+        prune(element, host, thread)
+    other = render_all(elements, url)
+    first_words, other_words = len(first.split()), len(other.split())
+    if (other_words >= OVERRIDE_GAIN * first_words + 30 and not _FURNITURE_TEXT.search(other.strip()[:400])
+            and _mean_block(other) >= 0.8 * _mean_block(first)):
+        return other  # more text, in paragraphs at least as long: prose, not a list of teasers
+    return first
+
+
+def _mean_block(markdown: str) -> float:
+    """The mean length of a text's paragraphs (headings not counted)."""
+    blocks = [b for b in markdown.split("\n\n") if b.strip() and not b.lstrip().startswith("#")]
+    return sum(len(b) for b in blocks) / len(blocks) if blocks else 0.0
 
 
 def _page_host(url: str | None) -> str:
