@@ -169,6 +169,7 @@ def extract_page(html: str, url: str | None = None) -> ExtractedPage:
 # The first opinion is doubtful when it is short, or reads like furniture (a footer, a disclaimer, a
 # blog's description, an empty comment widget).
 DOUBTFUL_TEXT = 300
+DOUBTFUL_FURNITURE = 1500  # characters: a longer output that mentions a copyright early is an article
 _FURNITURE_TEXT = re.compile(
     r"©|\bcopyright\b|all rights reserved|powered by|licensed under|opinions expressed|not responsible for the "
     r"content|no comments yet|quick links|^\s*name:|cookies? to|sign in|create an account|registered (company|address)",
@@ -178,7 +179,7 @@ OVERRIDE_GAIN = 2.0  # the second opinion wins when it has this many times the f
 
 def _doubtful(markdown: str) -> bool:
     text = markdown.strip()
-    return len(text) < DOUBTFUL_TEXT or bool(_FURNITURE_TEXT.search(text[:400]))
+    return len(text) < DOUBTFUL_TEXT or (len(text) < DOUBTFUL_FURNITURE and bool(_FURNITURE_TEXT.search(text[:400])))
 
 
 def _second_opinion(html: str, url: str | None, thread: bool, first: str) -> str:

@@ -136,6 +136,8 @@ def score_paragraphs(root: HtmlElement, thread: bool = False) -> Scores:
     scores = Scores(root, thread)
     readability = scores.readability
     subtree = scores.subtree
+    body = root.find("body")
+    cjk_page = body is not None and bool(_CJK.search((body.text_content() or "")[:20000]))
     factors, context_factor = scores.factors, scores.context_factor
     for paragraph in _PARAGRAPHS(root):
         holds_text = paragraph.tag not in _PARAGRAPH_TAGS
@@ -151,7 +153,7 @@ def score_paragraphs(root: HtmlElement, thread: bool = False) -> Scores:
                 continue
         # text in links (menus, teaser lists, lists of names) is not prose: only the rest earns points.
         # A Chinese or Japanese character carries about what three Latin ones do, and their commas differ.
-        wide = len(_CJK.findall(text)) if text.isascii() is False else 0
+        wide = len(_CJK.findall(text)) if cjk_page and not text.isascii() else 0
         commas = text.count(",") + (text.count("，") + text.count("、") if wide else 0)
         points = (1.0 + commas + min((length + 2 * wide) / 100.0, 3.0)) * (1.0 - link_density(paragraph, text))
         parent = paragraph.getparent()
