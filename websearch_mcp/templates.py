@@ -63,8 +63,8 @@ PAGE_OUTLINE = ("\n_Outline: {count} sections in {total} characters. To read one
                 "its start_index (and max_chars)._\n\n")
 PAGE_OUTLINE_ITEM = "{indent}- {title} (start_index {start}, {chars} characters)\n"
 PAGE_NO_HEADINGS = "\n_The page has no headings ({total} characters); read it with start_index._\n"
-PAGE_PASSAGES = ("\n_{count} of {total_passages} passages match the query, best first. To read on around one, "
-                 "call fetch_content with its start_index._\n")
+PAGE_PASSAGES = ("\n_The {count} passages of {total_passages} that best match the query, best first. To read on "
+                 "around one, call fetch_content with its start_index._\n")
 PAGE_PASSAGE = "\n### {path} (start_index {start})\n\n{text}\n"
 PAGE_NO_PASSAGE = "\n_No passage of this page matches the query; read it in order with start_index 0._\n"
 FAILED_HEADER = "## Failed URLs\n"
