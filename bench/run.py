@@ -154,8 +154,8 @@ def blocked_answered(calls: int = 20) -> tuple[int, int, list[str]]:
     from tests.conftest import engine_urls
     from tests.fake_upstream import FakeUpstream, Reply
     from websearch_mcp.assembly import Assembly
-    from websearch_mcp.config import Config
     from websearch_mcp.call_context import ToolContext
+    from websearch_mcp.config import Config
 
     ddg_blocks = [Reply.fixture("ddg-blocked/anomaly-captcha-sv-html-rust-programming-language-2026-04.html"),
                   Reply(status=202), Reply(status=403),
@@ -193,8 +193,8 @@ def parallel_fetch() -> tuple[float, float]:
     """Seconds for one page that takes 300 ms, and for fetch_content of ten such pages on ten hosts
     (127.0.0.1 .. 127.0.0.10, all loopback, served by another process), after a warm-up call."""
     from websearch_mcp.assembly import Assembly
-    from websearch_mcp.config import Config
     from websearch_mcp.call_context import ToolContext
+    from websearch_mcp.config import Config
 
     hosts_process = subprocess.Popen([PYTHON, str(ROOT / "bench" / "slow_hosts.py")], stdin=subprocess.PIPE,
                                      stdout=subprocess.PIPE, text=True)
