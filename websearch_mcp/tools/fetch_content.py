@@ -42,7 +42,7 @@ INPUT_SCHEMA: dict[str, Any] = {
         "outline": {"type": "boolean", "default": False,
                     "description": "Return the headings with their start_index instead of text"},
         "render": {"type": "string", "enum": ["auto", "always", "never"],
-                   "description": "Run the page's scripts in a browser: auto (pages built by scripts), always, never"},
+                   "description": "Run page scripts in a browser (auto: only when needed)"},
         "max_wait_seconds": MAX_WAIT,
     },
     "required": ["urls"],
