@@ -148,6 +148,8 @@ def extract_page(html: str, url: str | None = None) -> ExtractedPage:
     data = structured_content(tree) if shell.is_shell else None
     body = "" if shell.is_shell else article_body(tree)
     drop_junk(tree)
+    page_body = tree.find("body")
+    page_chars = len(page_body.text_content()) if page_body is not None else 0
     thread = is_thread_url(url)
     found = main_elements(tree, thread)
     elements = [e for e in found if not is_teaser_grid(e)] or found
@@ -157,8 +159,8 @@ def extract_page(html: str, url: str | None = None) -> ExtractedPage:
     markdown = render_all(elements, url)
     if not _WORD.search(markdown):
         markdown = _unpruned(html, url)
-    if _doubtful(markdown):
-        markdown = _second_opinion(html, url, thread, markdown)
+    if _doubtful(markdown) and page_chars > OVERRIDE_GAIN * len(markdown) + DOUBTFUL_TEXT:
+        markdown = _second_opinion(html, url, thread, markdown)  # only when the page holds more text elsewhere
     if data is not None:
         return ExtractedPage(data.markdown, metadata, shell, data.source)
     if body and _cut_short(markdown, body):
