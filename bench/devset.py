@@ -30,7 +30,7 @@ MANIFEST = ROOT / "bench" / "devset-manifest.sha256"
 SNAPSHOTS = Path(os.environ.get("WEBSEARCH_BENCH_SNAPSHOTS", ROOT.parent / ".mirror"))
 CACHE = Path(os.environ.get("WEBSEARCH_BENCH_CACHE", Path.home() / ".cache" / "websearch-mcp-bench" / "devset"))
 SCRAPINGHUB = Path(os.environ.get("EXTRACTION_BENCHMARK", ROOT.parent / "shared" / "data" / "extraction-benchmark"))
-FORMAT = 2  # bump when the normalisation changes, so caches are rebuilt
+FORMAT = 3  # bump when the normalisation changes, so caches are rebuilt
 
 
 @dataclass
@@ -303,16 +303,6 @@ def read_l3s(source: Source, read: Read) -> Iterator[Page]:
 
 
 _MD_LINK = re.compile(r"\[([^\]]*)\]\((?:[^()\s]|\([^()]*\))*\)")
-_CANONICAL = re.compile(r"""<link[^>]+rel=["']canonical["'][^>]*href=["']([^"']+)|"""
-                        r"""<meta[^>]+property=["']og:url["'][^>]*content=["']([^"']+)""", re.IGNORECASE)
-
-
-def _canonical(html: str) -> str:
-    found = _CANONICAL.search(html[:200_000])
-    url = (found.group(1) or found.group(2)) if found else ""
-    return url if url.startswith("http") else ""
-
-
 def read_harvest(source: Source, read: Read) -> Iterator[Page]:
     """Harvest (fhgr/harvest): 102 forum threads from 52 forums (en, de, fr, es); ground truth is the
     text of every post (Markdown links reduced to their text); thread titles and user names are not."""
@@ -341,7 +331,7 @@ def read_cwced(source: Source, read: Read) -> Iterator[Page]:
         key = path.rsplit("/", 1)[-1].rsplit(".", 1)[0]
         if key in truths:
             html = _decode_chinese(data)
-            yield Page(key, html, _decode_chinese(truths[key]), _canonical(html), "zh")
+            yield Page(key, html, _decode_chinese(truths[key]), page_url(html), "zh")
 
 
 def read_htmltotext(source: Source, read: Read) -> Iterator[Page]:
@@ -357,7 +347,7 @@ def read_htmltotext(source: Source, read: Read) -> Iterator[Page]:
         if truth is None or slug == "wiki-baike-liqiu":
             continue
         html = decode(data)
-        yield Page(f"{lang}/{slug}", html, decode(truth), _canonical(html), f"{slug.split('-', 1)[0]}/{lang}")
+        yield Page(f"{lang}/{slug}", html, decode(truth), page_url(html), f"{slug.split('-', 1)[0]}/{lang}")
 
 
 @dataclass

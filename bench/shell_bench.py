@@ -20,6 +20,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 import devset  # noqa: E402
 
 from tests.fake_upstream import FakeUpstream, Reply  # noqa: E402
+from tests.helpers import descendants  # noqa: E402
 from websearch_mcp.browser import Browser, find_browser  # noqa: E402
 from websearch_mcp.extract import parse_html  # noqa: E402
 from websearch_mcp.extract.shell import detect_shell  # noqa: E402
@@ -58,18 +59,8 @@ def detector() -> None:
 def _tree_pss_kib(root: int) -> int:
     """Proportional set size of a process and all its descendants (KiB, from /proc: each shared page
     counted once, split between the processes that share it)."""
-    children: dict[int, list[int]] = {}
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                ppid = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
-            except (OSError, IndexError, ValueError):
-                continue
-            children.setdefault(ppid, []).append(int(entry.name))
-    total, pending = 0, [root]
-    while pending:
-        pid = pending.pop()
-        pending.extend(children.get(pid, []))
+    total = 0
+    for pid in {root, *descendants(root)}:
         try:
             for line in Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines():
                 if line.startswith("Pss:"):

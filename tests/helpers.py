@@ -122,3 +122,23 @@ def wait_for_http(port: int) -> None:
         except requests.ConnectionError:
             time.sleep(0.1)
     raise RuntimeError("the HTTP server did not start")
+
+
+def descendants(root: int) -> set[int]:
+    """The process ids below `root`, children of children included (Linux, from /proc)."""
+    from pathlib import Path
+
+    children: dict[int, list[int]] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                ppid = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+            except (OSError, IndexError, ValueError):
+                continue
+            children.setdefault(ppid, []).append(int(entry.name))
+    found, pending = set(), [root]
+    while pending:
+        for child in children.get(pending.pop(), []):
+            found.add(child)
+            pending.append(child)
+    return found

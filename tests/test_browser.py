@@ -15,7 +15,7 @@ import pytest
 
 from tests.conftest import client_environment, config_for, env_for, installed_command
 from tests.fake_upstream import Reply
-from tests.helpers import call, exchange, registry_for
+from tests.helpers import call, descendants, exchange, registry_for
 from websearch_mcp.browser import find_browser
 
 pytestmark = pytest.mark.skipif(find_browser() is None, reason="no Chromium installed (apt-get install chromium)")
@@ -93,21 +93,8 @@ def test_ten_shells_at_once_share_one_browser(upstream):
 
 
 def _browser_processes(root: int) -> set[int]:
-    """Chromium processes descending from `root` (by walking /proc)."""
-    children: dict[int, list[int]] = {}
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                ppid = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
-            except (OSError, IndexError, ValueError):
-                continue
-            children.setdefault(ppid, []).append(int(entry.name))
-    found, pending = set(), [root]
-    while pending:
-        for child in children.get(pending.pop(), []):
-            found.add(child)
-            pending.append(child)
-    return {pid for pid in found if _is_chromium(pid)}
+    """Chromium processes descending from `root`."""
+    return {pid for pid in descendants(root) if _is_chromium(pid)}
 
 
 def _is_chromium(pid: int) -> bool:

@@ -9,7 +9,7 @@ import re
 from collections import Counter
 
 _WORD = re.compile(r"\w+", re.UNICODE)
-_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]")
+CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]")  # kana, hanzi, hangul
 _BLOCK_SPLIT = re.compile(r"\n\s*\n")
 PASSAGE_WORDS = 120
 K1 = 1.2
@@ -33,11 +33,11 @@ def terms(text: str) -> list[str]:
     """Lower-cased word terms; CJK runs become overlapping character pairs (they have no spaces)."""
     found: list[str] = []
     for word in _WORD.findall(text.lower()):
-        if _CJK.search(word):
-            chars = [c for c in word if _CJK.match(c)]
+        if CJK.search(word):
+            chars = [c for c in word if CJK.match(c)]
             found.extend(a + b for a, b in itertools.pairwise(chars))
             found.extend(chars if len(chars) == 1 else [])
-            rest = _CJK.sub(" ", word).split()
+            rest = CJK.sub(" ", word).split()
             found.extend(rest)
         else:
             found.append(word)
@@ -46,7 +46,7 @@ def terms(text: str) -> list[str]:
 
 def estimate_tokens(text: str) -> int:
     """A model-agnostic token estimate: about four characters per token, one per CJK character."""
-    cjk = len(_CJK.findall(text))
+    cjk = len(CJK.findall(text))
     return (len(text) - cjk) // 4 + cjk + 1
 
 
@@ -59,7 +59,7 @@ def split_passages(source: int, markdown: str, size: int = PASSAGE_WORDS) -> lis
     for block in (b.strip() for b in _BLOCK_SPLIT.split(markdown)):
         if not block:
             continue
-        count = max(len(block.split()), len(_CJK.findall(block)) // 2)
+        count = max(len(block.split()), len(CJK.findall(block)) // 2)
         if current and words + count > size and not current[-1].startswith("#"):
             passages.append(Passage(source, len(passages), "\n\n".join(current)))
             current, words = [], 0

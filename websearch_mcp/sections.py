@@ -7,11 +7,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from websearch_mcp.passages import PASSAGE_WORDS, Passage, rank
+from websearch_mcp.passages import CJK, PASSAGE_WORDS, Passage, rank
 
 _HEADING = re.compile(r"^(#{1,6})[ \t]+(.+?)[ \t#]*$", re.MULTILINE)
 _BLOCK = re.compile(r"\S(?:.*?)(?=\n[ \t]*\n|\Z)", re.DOTALL)
-_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]")
 
 
 @dataclass
@@ -97,7 +96,7 @@ def _passages(markdown: str) -> list[tuple[Passage, int, list[str]]]:
     for block in _BLOCK.finditer(markdown):
         text = block.group(0).rstrip()
         heading = _HEADING.fullmatch(text)
-        count = max(len(text.split()), len(_CJK.findall(text)) // 2)
+        count = max(len(text.split()), len(CJK.findall(text)) // 2)
         if heading:
             flush()
             current, words = [], 0

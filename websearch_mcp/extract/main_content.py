@@ -17,13 +17,13 @@ from lxml import etree
 
 from websearch_mcp.extract.labels import class_weight, kind_of
 from websearch_mcp.extract.text import link_density, visible_length
+from websearch_mcp.passages import CJK
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from lxml.html import HtmlElement
 
 MIN_PARAGRAPH = 25
-_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]")
 CANDIDATES = 15
 SUBTREE_DEPTH = 10
 # A container earns this share of the points of every paragraph below it (up to SUBTREE_DEPTH levels
@@ -137,7 +137,7 @@ def score_paragraphs(root: HtmlElement, thread: bool = False) -> Scores:
     readability = scores.readability
     subtree = scores.subtree
     body = root.find("body")
-    cjk_page = body is not None and bool(_CJK.search((body.text_content() or "")[:20000]))
+    cjk_page = body is not None and bool(CJK.search((body.text_content() or "")[:20000]))
     factors, context_factor = scores.factors, scores.context_factor
     for paragraph in _PARAGRAPHS(root):
         holds_text = paragraph.tag not in _PARAGRAPH_TAGS
@@ -153,7 +153,7 @@ def score_paragraphs(root: HtmlElement, thread: bool = False) -> Scores:
                 continue
         # text in links (menus, teaser lists, lists of names) is not prose: only the rest earns points.
         # A Chinese or Japanese character carries about what three Latin ones do, and their commas differ.
-        wide = len(_CJK.findall(text)) if cjk_page and not text.isascii() else 0
+        wide = len(CJK.findall(text)) if cjk_page and not text.isascii() else 0
         commas = text.count(",") + (text.count("，") + text.count("、") if wide else 0)
         points = (1.0 + commas + min((length + 2 * wide) / 100.0, 3.0)) * (1.0 - link_density(paragraph, text))
         parent = paragraph.getparent()
