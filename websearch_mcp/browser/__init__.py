@@ -38,6 +38,7 @@ _ON_FDS_3_AND_4 = ("import os, sys\n"
                    "[os.close(fd) for fd in (read, write) if fd not in (3, 4)]\n"
                    "os.execv(sys.argv[3], sys.argv[3:])\n")
 _DOM = "document.documentElement ? document.documentElement.outerHTML : ''"
+READ_SECONDS = 3.0  # reading the DOM and closing the tab, after the render budget
 
 
 class RenderError(ToolError):
@@ -52,6 +53,11 @@ class RenderedPage:
     final_url: str
     elapsed_ms: float
     settled: bool  # the network went idle within the budget (else the budget ended first)
+
+
+def _left(until: float) -> float:
+    """Seconds until `until`, at least a little (a command needs some time to be answered at all)."""
+    return max(0.2, until - time.monotonic())
 
 
 def find_browser(configured: str = "") -> str | None:
@@ -89,7 +95,7 @@ class Browser:
         if not self._slots.acquire(until):
             raise RenderError("no browser tab came free before the page's render budget ran out")
         try:
-            pipe = self._running()
+            pipe = self._running(until)
             return self._render(pipe, url, started, until)
         except CdpError as err:
             raise RenderError(f"the browser could not render the page ({err})") from err
@@ -99,17 +105,19 @@ class Browser:
     def _render(self, pipe: CdpPipe, url: str, started: float, until: float) -> RenderedPage:
         context = pipe.send("Target.createBrowserContext", {
             "disposeOnDetach": True, "proxyServer": f"http://{self._proxy_address()}",
-            "proxyBypassList": "<-loopback>"})["browserContextId"]
+            "proxyBypassList": "<-loopback>"}, timeout=_left(until))["browserContextId"]
         try:
-            pipe.send("Browser.setDownloadBehavior", {"behavior": "deny", "browserContextId": context})
-            target = pipe.send("Target.createTarget", {"url": "about:blank", "browserContextId": context})["targetId"]
-            session = pipe.send("Target.attachToTarget", {"targetId": target, "flatten": True})["sessionId"]
+            pipe.send("Browser.setDownloadBehavior", {"behavior": "deny", "browserContextId": context},
+                      timeout=_left(until))
+            target = pipe.send("Target.createTarget", {"url": "about:blank", "browserContextId": context},
+                               timeout=_left(until))["targetId"]
+            session = pipe.send("Target.attachToTarget", {"targetId": target, "flatten": True},
+                                timeout=_left(until))["sessionId"]
             try:
-                pipe.send("Page.enable", session=session)
-                pipe.send("Page.setLifecycleEventsEnabled", {"enabled": True}, session=session)
-                pipe.send("Network.setBypassServiceWorker", {"bypass": True}, session=session)
-                navigation = pipe.send("Page.navigate", {"url": url}, session=session,
-                                       timeout=max(1.0, until - time.monotonic()))
+                for method, params in (("Page.enable", {}), ("Page.setLifecycleEventsEnabled", {"enabled": True}),
+                                       ("Network.setBypassServiceWorker", {"bypass": True})):
+                    pipe.send(method, params, session=session, timeout=_left(until))
+                navigation = pipe.send("Page.navigate", {"url": url}, session=session, timeout=_left(until))
                 if navigation.get("errorText"):
                     raise RenderError(f"the browser could not load the page ({navigation['errorText']})")
                 settled = self._wait_for_idle(pipe, session, navigation.get("loaderId", ""), until)
@@ -119,7 +127,7 @@ class Browser:
                 pipe.forget(session)
         finally:
             try:
-                pipe.send("Target.disposeBrowserContext", {"browserContextId": context})
+                pipe.send("Target.disposeBrowserContext", {"browserContextId": context}, timeout=READ_SECONDS)
             except CdpError:
                 pass
         return RenderedPage(html, final_url, (time.monotonic() - started) * 1000, settled)
@@ -136,7 +144,8 @@ class Browser:
 
     @staticmethod
     def _evaluate(pipe: CdpPipe, session: str, expression: str) -> str:
-        result = pipe.send("Runtime.evaluate", {"expression": expression, "returnByValue": True}, session=session)
+        result = pipe.send("Runtime.evaluate", {"expression": expression, "returnByValue": True}, session=session,
+                           timeout=READ_SECONDS)
         value = result.get("result", {}).get("value")
         return value if isinstance(value, str) else ""
 
@@ -144,17 +153,22 @@ class Browser:
         assert self._proxy is not None
         return self._proxy.address
 
-    def _running(self) -> CdpPipe:
-        with self._lock:
+    def _running(self, until: float) -> CdpPipe:
+        """The running browser, started now if need be; RenderError when that takes past `until`."""
+        if not self._lock.acquire(timeout=max(0.0, until - time.monotonic())):
+            raise RenderError("the browser was still starting when the page's render budget ran out")
+        try:
             if self._pipe is not None and not self._pipe.closed.is_set():
                 return self._pipe
             self._stop_process()
             if self._proxy is None:
                 self._proxy = GuardedProxy(self.guard)
-            self._pipe = self._launch()
+            self._pipe = self._launch(until)
             return self._pipe
+        finally:
+            self._lock.release()
 
-    def _launch(self) -> CdpPipe:
+    def _launch(self, until: float) -> CdpPipe:
         """Start Chromium from a thread that lives as long as the process: the kernel kills the
         browser when the thread that started it ends (PR_SET_PDEATHSIG), so it must not be a call's."""
         started = threading.Event()
@@ -169,11 +183,15 @@ class Browser:
             threading.Event().wait()  # keep this thread, and so the browser's lifeline, alive
 
         threading.Thread(target=run, name="browser-launcher", daemon=True).start()
-        started.wait(30)
+        started.wait(_left(until))
         if failure or self._process is None:
             raise RenderError(f"could not start the browser {self.executable} ({failure[0] if failure else 'timeout'})")
         pipe = CdpPipe(self._to_browser, self._from_browser)
-        pipe.send("Target.setDiscoverTargets", {"discover": False}, timeout=20)  # answers once it is up
+        try:
+            pipe.send("Target.setDiscoverTargets", {"discover": False}, timeout=_left(until))  # answers once it is up
+        except CdpError:
+            self._stop_process()  # not up within the budget: the next render starts afresh
+            raise
         log.info(f"browser started: {self.executable} (pid {self._process.pid})")
         return pipe
 

@@ -12,7 +12,7 @@ from contextlib import contextmanager
 from typing import Any, TypeVar
 from urllib.parse import urljoin, urlsplit
 
-from websearch_mcp import wire
+from websearch_mcp import log, wire
 from websearch_mcp.config import Config
 from websearch_mcp.errors import ToolError, UpstreamConnectionError, UpstreamError
 from websearch_mcp.fetch.addresses import AddressGuard, UnresolvedHostError, check_url
@@ -346,4 +346,5 @@ def _outcome(url: str, future: Future[Any], waited: float) -> Any:
         return future.result()
     if isinstance(error, ToolError):
         return error
+    log.warning(f"reading {url} failed inside the server: {type(error).__name__}: {error}")
     return FetchError(f"could not be read ({type(error).__name__})")
