@@ -44,6 +44,15 @@ def test_a_shell_that_fetches_json_is_rendered(upstream):
     assert upstream.count("/api/article.json") == 1  # the script's request went through the proxy
 
 
+def test_a_rendered_page_is_read_again_from_the_cache(upstream):
+    serve_shell(upstream)
+    config = config_for(upstream, allow_private_urls=True)
+    for _ in range(2):
+        page = fetch(config, [f"{upstream.url}/index.html"])["structuredContent"]["pages"][0]
+        assert TIDE_POOLS in page["content"] and page["metadata"]["rendered"] is True
+    assert upstream.count("/api/article.json") == 1  # the second read rendered nothing
+
+
 def test_render_always_and_never(upstream):
     serve_shell(upstream)
     upstream.route("GET", "/plain", Reply.fixture("handmade/pages/article.html"))

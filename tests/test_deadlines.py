@@ -109,3 +109,14 @@ def test_allow_private_urls_lets_engine_redirects_through(upstream):
         upstream.route("GET", "/next", Reply(body=b"fine"))
         client = HttpClient(config_for(upstream, allow_private_urls=True))
         assert client.request("GET", f"{other.url}/search").body == b"fine"
+
+
+def test_a_303_turns_a_post_into_a_get_and_a_307_keeps_it(upstream):
+    upstream.route("POST", "/see-other", Reply(status=303, headers={"Location": "/landed"}))
+    upstream.route("POST", "/temporary", Reply(status=307, headers={"Location": "/landed"}))
+    upstream.route("GET", "/landed", Reply(body=b"got"))
+    upstream.route("POST", "/landed", Reply(body=b"posted"))
+    client = HttpClient(config_for(upstream))
+    assert client.request("POST", f"{upstream.url}/see-other", data={"q": "x"}).body == b"got"
+    assert client.request("POST", f"{upstream.url}/temporary", data={"q": "x"}).body == b"posted"
+    assert upstream.count("/landed", "GET") == 1 and upstream.count("/landed", "POST") == 1

@@ -79,3 +79,17 @@ def test_a_json_ld_body_that_is_another_text_does_not_replace_the_article():
              + "An unrelated text about gardening and tomatoes. " * 60 + '"}</script></head>')
     extracted = extract_page(html.replace("</head>", other, 1))
     assert "tomatoes" not in extracted.markdown and extracted.content_source == ""
+
+
+def test_render_always_without_a_browser_reads_the_page_and_says_why_it_was_not_rendered(upstream):
+    result = fetch(upstream, "pages/article.html", render="always", config={"browser": "/nonexistent/chromium"})
+    page = result["structuredContent"]["pages"][0]
+    assert "Understanding Async Rust" in result["content"][0]["text"] and page["metadata"]["rendered"] is False
+    assert page["metadata"]["render_reason"].startswith("render=always, but no browser: the browser extra")
+
+
+def test_an_unknown_render_mode_is_a_configuration_error(upstream):
+    from websearch_mcp.config import ConfigError, validate
+
+    with pytest.raises(ConfigError, match="WEBSEARCH_RENDER='sometimes': must be one of auto, always, never"):
+        validate(config_for(upstream, render="sometimes"))

@@ -237,6 +237,7 @@ def main_elements(root: HtmlElement, thread: bool = False) -> list[HtmlElement]:
     return _with_siblings(best, scores)
 
 
+THREAD_REPLY = 1.0  # points (about one sentence) that make a block beside a thread's post a reply
 THREAD_POSTS = 3  # blocks alike that make a thread (a forum's posts, a Q&A page's question and answers)
 THREAD_LEVELS = 6
 
@@ -281,6 +282,8 @@ def _with_siblings(best: HtmlElement, scores: Scores) -> list[HtmlElement]:
         # a block of the same kind as the best one (the next part of an article split into sections)
         # needs only some article text
         enough = min(threshold, SIBLING_MIN_PEER) if _signature(sibling) == signature else threshold
+        if scores.thread:
+            enough = min(enough, THREAD_REPLY)  # on a thread's page a short reply beside the post is a post
         if sibling is best or (scores.subtree.get(sibling, 0.0) >= enough and link_density(sibling) < 0.3) \
                 or _is_prose(sibling, scores):
             chosen.append(sibling)

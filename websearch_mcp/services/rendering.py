@@ -4,6 +4,7 @@ renders only a recognised shell, always renders every HTML page, never renders n
 
 from __future__ import annotations
 
+import threading
 import time
 
 from websearch_mcp import log
@@ -13,6 +14,10 @@ from websearch_mcp.errors import ToolError
 from websearch_mcp.fetch.addresses import AddressGuard
 from websearch_mcp.fetch.pages import FetchedPage
 from websearch_mcp.store.base import Store
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from websearch_mcp.browser import Browser
 
 RENDERED_CACHE = "rendered"
 BROWSER_HINT = ("the browser extra renders such pages: install a headless Chromium (apt-get install chromium, "
@@ -30,7 +35,8 @@ class Renderer:
         self.config = config
         self.guard = guard
         self.cache = cache
-        self._browser: object | None = None
+        self._browser: Browser | None = None
+        self._lock = threading.Lock()  # pages are read in parallel: one browser for all of them
 
     def executable(self) -> str | None:
         """The browser this server would run, if one is installed."""
@@ -62,7 +68,7 @@ class Renderer:
 
     def _render(self, page: FetchedPage, document: Document, executable: str, mode: str, deadline: float | None,
                 pdf_pages: int) -> Document:
-        from websearch_mcp.browser import Browser, RenderError
+        from websearch_mcp.browser import RenderError
 
         why = f"shell page: {document.metadata['shell']}" if document.metadata.get("shell") else f"render={mode}"
         cached = self.cache.get(RENDERED_CACHE, page.final_url)
@@ -71,11 +77,8 @@ class Renderer:
             html, settled = cached.decode("utf-8", "surrogatepass"), True
             final_url = page.final_url
         else:
-            if self._browser is None:
-                self._browser = Browser(executable, self.guard, self.config.render_concurrency)
-            assert isinstance(self._browser, Browser)
             try:
-                rendered = self._browser.render(page.final_url, self.config.render_timeout, deadline)
+                rendered = self._browser_for(executable).render(page.final_url, self.config.render_timeout, deadline)
             except RenderError as err:
                 log.warning(f"render of {page.final_url} failed: {err.message}")
                 if _has_text(document):
@@ -95,11 +98,18 @@ class Renderer:
                                               f"({self.config.render_timeout:g} s) ended")
         return result
 
+    def _browser_for(self, executable: str) -> Browser:
+        from websearch_mcp.browser import Browser
+
+        with self._lock:
+            if self._browser is None:
+                self._browser = Browser(executable, self.guard, self.config.render_concurrency)
+            return self._browser
+
     def close(self) -> None:
         """Stop the browser, if one was started."""
-        close = getattr(self._browser, "close", None)
-        if close is not None:
-            close()
+        if self._browser is not None:
+            self._browser.close()
 
 
 def _has_text(document: Document) -> bool:

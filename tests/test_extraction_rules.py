@@ -1,0 +1,101 @@
+"""The extraction rules that have no hand-made class page of their own: the second opinion, a
+thread's comments read as content, the lead caption inside the body, the page's own data, the
+title of a script-built app."""
+
+from __future__ import annotations
+
+import pytest
+
+from websearch_mcp.extract import _doubtful, _second_opinion, extract_page, parse_html
+from websearch_mcp.extract.structured import structured_content
+
+ARTICLE = ("<p>The ferry company will add a second crossing each morning from March, after commuters "
+           "complained for two winters that the single early boat was always full by the second stop.</p>"
+           "<p>A spokesperson said the extra sailing needs no new ship, because the vessel that now waits "
+           "in port overnight will run it, and the timetable change costs the operator little.</p>"
+           "<p>Passenger groups welcomed the plan but asked for the late evening boat to return as well, "
+           "since many shift workers have no way home after ten at night on weekdays.</p>")
+DISCLAIMER = ("<p>© 2026 Harbour Herald. All rights reserved. The opinions expressed here are the writers' own, "
+              "and we are not responsible for the content of external sites.</p>")
+
+
+def test_a_footer_is_a_doubtful_first_opinion_and_the_article_wins_the_second():
+    # the disclaimer sits in an <article class="content"> (class words and tag favour it), the story in
+    # plain blocks: the first opinion takes the disclaimer, which reads like furniture
+    footer = ("<article class='content'><p>© 2026 Harbour Herald, all rights reserved, no part may be copied.</p>"
+              "<p>The opinions expressed here are the writers' own, and we are not responsible for the content "
+              "of external sites.</p></article>")
+    html = f"<html><body><div>{ARTICLE}</div>{footer}</body></html>"
+    assert _doubtful("© 2026 Harbour Herald, all rights reserved.") and not _doubtful(ARTICLE * 3)
+    markdown = extract_page(html).markdown
+    assert "second crossing each morning" in markdown and "all rights reserved" not in markdown
+
+
+def test_the_second_opinion_keeps_the_first_when_the_rest_is_a_list_of_teasers():
+    teasers = "".join(f"<div class='t'><p>Short teaser number {n}, with a comma, and little else.</p></div>"
+                      for n in range(20))
+    first = "The council approved the budget. " * 4
+    html = f"<html><body><div id='a'><p>{first}</p></div><div id='b'>{teasers}</div></body></html>"
+    assert _second_opinion(html, None, False, first) == first
+
+
+COMMENTED = ("<html><head><title>Starter smells of acetone</title></head><body><div class='thread'>"
+             "<div class='first-post'>" + ARTICLE + "</div>"
+             + "".join(f"<div class='comment'><p>{text}</p></div>" for text in (
+                 "An acetone smell means the yeast is hungry: feed it twice a day for a week and it recovers.",
+                 "Also leave tap water out overnight first, since chlorine slows the culture down a lot."))
+             + "</div></body></html>")
+
+
+@pytest.mark.parametrize("url, kept", [("https://forum.example.org/threads/acetone.123/", True),
+                                       ("https://blog.example.org/2026/11/acetone", False)])
+def test_a_thread_page_reads_its_comment_blocks_as_its_posts(url, kept):
+    markdown = extract_page(COMMENTED, url).markdown
+    assert "second crossing each morning" in markdown
+    assert ("yeast is hungry" in markdown) is kept and ("chlorine slows" in markdown) is kept
+
+
+def test_the_lead_caption_inside_the_body_is_kept_as_a_paragraph():
+    html = ("<html><body><article class='story'><figure><img src='x.jpg'><figcaption>Commuters board the "
+            "early ferry at the north pier in the rain.</figcaption></figure>" + ARTICLE
+            + "<figure><img src='y.jpg'><figcaption>A second picture's caption, which is not the lead."
+              "</figcaption></figure></article></body></html>")
+    markdown = extract_page(html).markdown
+    assert "Commuters board the early ferry" in markdown and "second picture" not in markdown
+
+
+def test_a_script_built_app_takes_its_title_from_its_heading():
+    html = f"<html><head><title>React App</title></head><body><h1>Ferry timetable changes</h1>{ARTICLE}</body></html>"
+    assert extract_page(html).metadata.title == "Ferry timetable changes"
+
+
+@pytest.mark.parametrize("json_ld, wanted, source", [
+    ('{"@type": "QAPage", "mainEntity": {"@type": "Question", "name": "Why does bread rise?", '
+     '"acceptedAnswer": {"text": "Yeast makes carbon dioxide."}, "suggestedAnswer": [{"text": "Heat helps."}]}}',
+     ["**Question:** Why does bread rise?", "**Accepted answer:** Yeast makes carbon dioxide.",
+      "**Answer:** Heat helps."], "JSON-LD QAPage"),
+    ('{"@type": "Product", "name": "Kettle", "description": "A quiet 1.7 litre kettle with a steel body.", '
+     '"brand": {"name": "Boil"}, "offers": {"price": "39.90", "priceCurrency": "EUR", '
+     '"availability": "https://schema.org/InStock"}, "aggregateRating": {"ratingValue": "4.6", "reviewCount": "212"}}',
+     ["A quiet 1.7 litre kettle", "**Brand:** Boil", "**Price:** 39.90 EUR (InStock)", "**Rating:** 4.6 (212 reviews)"],
+     "JSON-LD Product"),
+    ('{"@type": "Recipe", "description": "Flatbread in ten minutes.", "recipeIngredient": ["flour", "water"], '
+     '"recipeInstructions": [{"@type": "HowToSection", "itemListElement": [{"text": "Mix."}, {"text": "Fry."}]}]}',
+     ["**Ingredients:**\n- flour\n- water", "**Steps:**\n1. Mix.\n2. Fry."], "JSON-LD Recipe"),
+    ('{"@type": "HowTo", "step": [{"text": "Unplug it."}, {"name": "Descale it."}]}',
+     ["1. Unplug it.", "2. Descale it."], "JSON-LD HowTo"),
+])
+def test_the_pages_own_data_is_read(json_ld, wanted, source):
+    html = f'<html><head><script type="application/ld+json">{json_ld}</script></head><body></body></html>'
+    found = structured_content(parse_html(html))
+    assert found is not None and found.source == source
+    for text in wanted:
+        assert text in found.markdown
+
+
+def test_a_data_island_of_labels_is_not_content():
+    island = "[" + ",".join(['{"labels": ["Home", "News", "Sport", "Weather", "Contact us"], "id": 42}'] * 5) + "]"
+    html = (f'<html><body><div id="__next"></div><script id="__NEXT_DATA__" type="application/json">{island}'
+            "</script></body></html>")
+    assert len(island) > 200  # long enough to be looked at: its strings are labels, not prose
+    assert structured_content(parse_html(html)) is None
