@@ -241,7 +241,7 @@ def validate(config: Config) -> Config:
 
 RENDER_MODES = ("auto", "always", "never")
 BUILT_IN_TOOLS = ("web_search", "instant_answer", "fetch_content", "search_context", "tavily_search",
-                  "tavily_extract", "tavily_context")
+                  "tavily_extract", "tavily_context", "map_site", "crawl_site")
 
 
 def tool_selection(config: Config) -> list[str] | None:

@@ -15,6 +15,7 @@ if TYPE_CHECKING:
     from typing import Any, TypeVar
 
     from websearch_mcp.config import Config
+    from websearch_mcp.crawl.crawler import Crawls
     from websearch_mcp.fetch.addresses import AddressGuard
     from websearch_mcp.fetch.pages import PageFetcher
     from websearch_mcp.http_client import HttpClient
@@ -95,6 +96,13 @@ class Services:
         from websearch_mcp.services.context import ContextService
 
         return self._once("context", lambda: ContextService(self.search, self.pages))
+
+    @property
+    def crawls(self) -> Crawls:
+        """Site crawls this process works on (their state is in the store)."""
+        from websearch_mcp.crawl.crawler import Crawls
+
+        return self._once("crawls", lambda: Crawls(self))
 
     @property
     def instant_answers(self) -> InstantAnswerApi:

@@ -14,9 +14,10 @@ if TYPE_CHECKING:
 def built_in_specs(config: Config) -> list[ToolSpec]:
     """Every built-in tool this configuration offers, in a stable order."""
     from websearch_mcp.config import tool_selection
-    from websearch_mcp.tools import fetch_content, instant_answer, search_context, web_search
+    from websearch_mcp.tools import crawl_site, fetch_content, instant_answer, map_site, search_context, web_search
 
-    specs = [web_search.SPEC, instant_answer.SPEC, fetch_content.SPEC, search_context.SPEC]
+    specs = [web_search.SPEC, instant_answer.SPEC, fetch_content.SPEC, search_context.SPEC, map_site.SPEC,
+             crawl_site.SPEC]
     if config.tavily_api_key.strip():
         from websearch_mcp.tools import tavily
 

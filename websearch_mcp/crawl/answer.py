@@ -1,0 +1,42 @@
+"""What a crawl answers: for a query, the ranked passages of the pages read with numbered sources
+(as search_context gives them); without one, each page's Markdown in the order read."""
+
+from __future__ import annotations
+
+from websearch_mcp.passages import Passage, estimate_tokens, pack, rank, split_passages
+
+
+def passages_for_query(pages: list[tuple[int, str]], query: str, max_tokens: int) -> list[Passage]:
+    """The passages of these pages (source number, Markdown) that answer the query best, within the
+    budget, in reading order. The one place a crawl decides what to read of a page for a query."""
+    from websearch_mcp.services.context import demote_headings
+
+    passages: list[Passage] = []
+    seen: set[str] = set()
+    for number, markdown in pages:
+        for passage in split_passages(number, demote_headings(markdown)):
+            key = " ".join(passage.text.lower().split())
+            if key not in seen:  # the same notice on every page of a site counts once
+                seen.add(key)
+                passages.append(passage)
+    ranked = [p for p in rank(passages, query) if p.score > 0]
+    return pack(ranked, max_tokens)
+
+
+def pages_in_order(pages: list[tuple[str, str, str]], max_tokens: int) -> tuple[list[tuple[str, str, str]], int]:
+    """(url, title, Markdown) of the pages that fit the budget, in order (the last one cut between
+    paragraphs when it does not fit whole), and how many did not fit."""
+    shown: list[tuple[str, str, str]] = []
+    left = max_tokens
+    for index, (url, title, markdown) in enumerate(pages):
+        cost = estimate_tokens(markdown) + estimate_tokens(url + title) + 4
+        if cost <= left:
+            shown.append((url, title, markdown))
+            left -= cost
+            continue
+        room = left * 4 - len(url) - len(title) - 40
+        if room > 400:
+            cut = markdown.rfind("\n\n", 0, room)
+            shown.append((url, title, markdown[:cut if cut > room // 2 else room].rstrip() + "\n\n…"))
+        return shown, len(pages) - index - (1 if room > 400 else 0)
+    return shown, 0

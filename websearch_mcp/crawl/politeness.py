@@ -1,0 +1,51 @@
+"""Politeness per host, shared through the store so that it holds across processes and machines: at
+most `bound` requests to a host at once, and the crawl delay (or a default gap) between their starts."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+from websearch_mcp.store.base import Store
+
+DEFAULT_GAP = 0.05  # seconds between two requests to a host whose robots.txt names no Crawl-delay
+MAX_DELAY = 30.0  # a larger Crawl-delay is read as this (the call could not wait for it anyway)
+POLL = 0.01
+
+
+class HostGate:
+    """Slots per host, as leases in the store."""
+
+    def __init__(self, store: Store, bound: int, hold: float) -> None:
+        self.store = store
+        self.bound = max(1, bound)
+        self.hold = hold  # a slot's lease outlives a request by this much at most (a process may die)
+
+    def enter(self, host: str, delay: float | None, until: float) -> str | None:
+        """Take a slot of the host and wait for its turn; the slot's key, or None when `until`
+        (time.monotonic()) comes first."""
+        slot = self._take_slot(host, until)
+        if slot is None:
+            return None
+        gap = DEFAULT_GAP if delay is None else min(MAX_DELAY, delay)
+        wait = self.store.reserve(f"crawl-gap:{host}", gap)
+        if time.monotonic() + wait > until:
+            self.store.release(slot)
+            return None
+        if wait > 0:
+            threading.Event().wait(wait)
+        return slot
+
+    def leave(self, slot: str) -> None:
+        """Give the slot back."""
+        self.store.release(slot)
+
+    def _take_slot(self, host: str, until: float) -> str | None:
+        while True:
+            for number in range(self.bound):
+                key = f"crawl-slot:{host}:{number}"
+                if self.store.claim(key, self.hold):
+                    return key
+            if time.monotonic() + POLL > until:
+                return None
+            threading.Event().wait(POLL)
