@@ -41,7 +41,7 @@ def _alike(word: str, other: str) -> bool:
     """Whether two words share a stem (proxy and proxies, retry and retries): a common start of at
     least four letters that leaves at most three letters of either."""
     common = 0
-    for a, b in zip(word, other):
+    for a, b in zip(word, other, strict=False):
         if a != b:
             break
         common += 1

@@ -23,8 +23,8 @@ VARIANT_CAP = 4  # query-string variants of one path a crawl follows
 
 
 def normalise(link: str, base: str = "") -> str | None:
-    """The URL's normal form (fragment, default port and tracking parameters dropped, host lower-cased,
-    parameters sorted), resolved against `base`; None for what is not an http(s) page address."""
+    """The URL's normal form (fragment, default port and tracking parameters dropped, host
+    lower-cased), resolved against `base`; None for what is not an http(s) page address."""
     try:
         joined = urljoin(base, link.strip()) if base else link.strip()
         parts = urlsplit(joined)
@@ -39,8 +39,9 @@ def normalise(link: str, base: str = "") -> str | None:
         host = f"[{host}]"
     if port and (scheme, port) not in (("http", 80), ("https", 443)):
         host = f"{host}:{port}"
-    query = sorted((k, v) for k, v in parse_qsl(parts.query, keep_blank_values=True)
-                   if not k.lower().startswith("utm_") and k.lower() not in TRACKING)
+    # parameters keep their order: robots.txt rules match the query string as it is sent
+    query = [(k, v) for k, v in parse_qsl(parts.query, keep_blank_values=True)
+             if not k.lower().startswith("utm_") and k.lower() not in TRACKING]
     return urlunsplit((scheme, host, parts.path or "/", urlencode(query), ""))
 
 
