@@ -142,10 +142,13 @@ def test_relative_links_and_sites():
     assert normalise("../b/?sid=1#x", "https://docs.example.org/a/c/") == "https://docs.example.org/a/b/"
     assert registrable("docs.example.co.uk") == "example.co.uk" and registrable("a.b.example.org") == "example.org"
     assert in_site("https://docs.example.org/x", "docs.example.org", False)
+    assert not in_site("https://docs.example.org:8443/x", "docs.example.org", False)  # another port, another site
     assert not in_site("https://blog.example.org/x", "docs.example.org", False)
     assert in_site("https://blog.example.org/x", "docs.example.org", True)
     assert not in_site("https://example-org.com/x", "docs.example.org", True)
     assert not in_site("https://docs.example.org.evil.com/x", "docs.example.org", True)
+    assert in_site("http://127.0.0.1:8080/x", "127.0.0.1:8080", True) and not in_site("http://127.0.0.1:9/x",
+                                                                                        "127.0.0.1:8080", True)
 
 
 def test_trap_caps():

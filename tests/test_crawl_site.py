@@ -254,3 +254,18 @@ def test_cancelled_waits_end_by_the_deadline(upstream):
     assert not result.get("isError") and result["structuredContent"]["crawl_continues"]
 
 
+
+
+def test_map_merges_a_page_under_its_canonical_address(upstream, private_ok):
+    start = (HANDMADE / "start.html").read_text().replace("{port}", "9")
+    start = start.replace("</main>", '<p><a href="/old/retries">Retries, at its old address</a></p></main>')
+    upstream.route("GET", "/", Reply(body=start.encode()))
+    upstream.route("GET", "/guide/retries/", Reply.fixture("handmade/site/retries.html"))
+    upstream.route("GET", "/guide/timeouts/", Reply.fixture("handmade/site/timeouts.html"))
+    upstream.route("GET", "/old/retries", Reply.fixture("handmade/site/retries.html"))
+    robots(upstream, "", status=404)
+    result, _ = tool(private_ok, "map_site", {"url": upstream.url + "/"})
+    urls = [row["url"] for row in result["structuredContent"]["urls"]]
+    assert urls.count(f"{upstream.url}/guide/retries/") == 1 and f"{upstream.url}/old/retries" not in urls
+    assert upstream.count("/old/retries") == 1  # read once, and found to be the same page
+    assert f"{upstream.url}/logo.png" not in urls and not [u for u in urls if "127.0.0.1:9" in u]

@@ -53,7 +53,7 @@ def test_handshake_list_and_call_in_each_revision(ddg, revision):
         validate_response(message, revision, methods[request_id])
     assert answered[0]["result"]["protocolVersion"] == revision
     assert [t["name"] for t in answered[2]["result"]["tools"]] == ["web_search", "instant_answer", "fetch_content",
-                                                                   "search_context"]
+                                                                   "search_context", "map_site", "crawl_site"]
     assert answered[3]["result"]["content"][0]["text"].endswith("_Source: DuckDuckGo (3 results)_")
     assert answered[5]["result"]["isError"] is True
     assert answered[6]["error"]["code"] == -32602 and answered[7]["error"]["code"] == -32601

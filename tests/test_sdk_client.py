@@ -26,7 +26,7 @@ async def _session(mode: str, environment: dict[str, str]) -> tuple[str, list[st
 def test_sdk_client_lists_and_calls_tools(ddg, mode, version):
     protocol, names, result, answer = anyio.run(_session, mode, env_for(ddg))
     assert protocol == version
-    assert names == ["web_search", "instant_answer", "fetch_content", "search_context"]
+    assert names == ["web_search", "instant_answer", "fetch_content", "search_context", "map_site", "crawl_site"]
     assert result.is_error is False  # type: ignore[attr-defined]
     text = result.content[0].text  # type: ignore[attr-defined]
     assert text.startswith('## Web Search Results for "rust programming language"')

@@ -17,7 +17,7 @@ from websearch_mcp.crawl.links import read_links
 from websearch_mcp.crawl.politeness import HostGate
 from websearch_mcp.crawl.robots import Robots, load_robots
 from websearch_mcp.crawl.state import DOCS, MAX_FRONTIER, WAIT, CrawlState, fresh_state, take
-from websearch_mcp.crawl.urls import TrapLimits, host_of, in_site, origin_of, readable_link
+from websearch_mcp.crawl.urls import TrapLimits, in_site, origin_of, readable_link, site_of
 from websearch_mcp.crawl.web import get_site_file
 from websearch_mcp.errors import ToolError
 
@@ -42,7 +42,7 @@ class CrawlPlan:
         self.exclude = [re.compile(p) for p in exclude]
         self.key = hashlib.sha256(json.dumps([start, query, max_pages, max_depth, include, exclude]).encode()
                                   ).hexdigest()[:32]
-        self.host = host_of(start)
+        self.host = site_of(start)
         self.words = ranking.query_terms(query) if query else set()
 
     def wanted(self, url: str) -> bool:

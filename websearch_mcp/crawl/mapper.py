@@ -16,7 +16,7 @@ from websearch_mcp.crawl.politeness import HostGate
 from websearch_mcp.crawl.robots import Robots
 from websearch_mcp.crawl.site import compiled, start_url
 from websearch_mcp.crawl.sitemaps import read_sitemaps
-from websearch_mcp.crawl.urls import TrapLimits, host_of, in_site, normalise, origin_of, readable_link
+from websearch_mcp.crawl.urls import TrapLimits, host_of, in_site, normalise, origin_of, readable_link, site_of
 from websearch_mcp.crawl.web import get_site_file
 from websearch_mcp.errors import ToolError
 
@@ -64,7 +64,7 @@ class _Filter:
     def __init__(self, start: str, arguments: dict[str, Any], robots: Robots) -> None:
         import re
 
-        self.host = host_of(start)
+        self.host = site_of(start)
         self.subdomains = bool(arguments.get("include_subdomains"))
         self.include = [re.compile(p) for p in compiled(arguments.get("include_paths") or [], "include_paths")]
         self.exclude = [re.compile(p) for p in compiled(arguments.get("exclude_paths") or [], "exclude_paths")]
@@ -145,6 +145,7 @@ def _from_links(crawls: Crawls, start: str, rules: _Filter, limit: int, context:
     lock = threading.Lock()
     level = [start]
     failures: list[str] = []
+    aliases: dict[str, str] = {}  # a page -> the address its rel=canonical names
 
     def visit(url: str) -> list[tuple[str, str]]:
         from websearch_mcp.fetch.pages import PAGE_CACHE
@@ -167,6 +168,8 @@ def _from_links(crawls: Crawls, start: str, rules: _Filter, limit: int, context:
         links = read_links(page.text, page.final_url)
         with lock:
             found[url].title = links.title
+            if links.canonical and links.canonical != url and rules.of_site(links.canonical):
+                aliases[url] = links.canonical
         return [(link.url, link.text) for link in links.links]
 
     with ThreadPoolExecutor(max_workers=max(1, services.config.fetch_per_host)) as pool:
@@ -190,6 +193,11 @@ def _from_links(crawls: Crawls, start: str, rules: _Filter, limit: int, context:
             level = following
     if len(found) == 1 and failures:
         raise ToolError(f"the start page could not be read: {failures[0]}")
+    for url, canonical in aliases.items():  # one entry per page, under the address it names itself
+        page = found.pop(url)
+        if canonical not in found:
+            page.url = canonical
+            found[canonical] = page
     for page in found.values():
         page.title = page.title or page.text
     return list(found.values())

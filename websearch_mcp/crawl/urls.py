@@ -50,6 +50,11 @@ def host_of(url: str) -> str:
     return (urlsplit(url).hostname or "").lower()
 
 
+def site_of(url: str) -> str:
+    """The host and port (when not the default) of a normalised URL: what "the same host" means."""
+    return urlsplit(url).netloc.lower()
+
+
 def origin_of(url: str) -> str:
     """scheme://host[:port] of a normalised URL."""
     parts = urlsplit(url)
@@ -66,15 +71,19 @@ def registrable(host: str) -> str:
     return ".".join(labels[-2:])
 
 
-def in_site(url: str, start_host: str, include_subdomains: bool) -> bool:
-    """Whether a URL belongs to the site of the start page: the same host, or with subdomains any host
-    under the start host's registrable domain (never another registrable domain)."""
-    host = host_of(url)
-    if host == start_host:
+def in_site(url: str, start_site: str, include_subdomains: bool) -> bool:
+    """Whether a URL belongs to the site of the start page (`start_site` as site_of gives it): the
+    same host and port, or with subdomains any host under the start host's registrable domain (never
+    another registrable domain)."""
+    if site_of(url) == start_site:
         return True
     if not include_subdomains:
         return False
+    start_host = urlsplit("//" + start_site).hostname or ""
+    if start_host.replace(".", "").isdigit() or ":" in start_host:
+        return False  # an address has no subdomains
     domain = registrable(start_host)
+    host = host_of(url)
     return host == domain or host.endswith("." + domain)
 
 
