@@ -56,6 +56,7 @@ bench: $(VENV)/.bench  ## benchmarks (start-up, protocol, parsing, fetching, HTT
 	$(BIN)/python bench/extraction.py
 	$(BIN)/python bench/answer_time.py
 	$(BIN)/python bench/reading_bench.py
+	$(BIN)/python bench/site_bench.py
 	$(BIN)/python bench/shell_bench.py
 
 run: $(STAMP)  ## serve MCP on stdin/stdout

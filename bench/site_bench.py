@@ -27,11 +27,11 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
+from devset import MissingSource  # noqa: E402
 from sitedata import QUESTIONS, load  # noqa: E402
 
-from tests.fake_upstream import FIXTURES, FakeUpstream, Reply, Seen  # noqa: E402
+from tests.fake_upstream import FakeUpstream, Reply  # noqa: E402
 from tests.site_server import mount_site, site_pages  # noqa: E402
-from tests.test_ssrf import PUBLIC, FakeNetwork  # noqa: E402
 from websearch_mcp.call_context import ToolContext  # noqa: E402
 from websearch_mcp.config import Config  # noqa: E402
 from websearch_mcp.crawl.links import read_links  # noqa: E402
@@ -218,39 +218,26 @@ def two_processes(folder: Path) -> None:
 
 
 def safety() -> None:
-    handmade = FIXTURES / "handmade" / "site"
-    with FakeUpstream() as upstream:
-        port = upstream.url.rsplit(":", 1)[1]
-        for name, path in (("start", "/"), ("retries", "/guide/retries/"), ("timeouts", "/guide/timeouts/")):
-            body = (handmade / f"{name}.html").read_text().replace("{port}", port)
-            upstream.route("GET", path, Reply(body=body.encode()))
-        robots(upstream, (handmade / "robots.txt").read_text())
-        upstream.route("GET", "/redirect-to-metadata", Reply(status=302, headers={
-            "Location": "http://169.254.169.254/latest/meta-data/"}))
-        calendar = (handmade / "calendar.html").read_text()
+    """The hand-made site on a public-looking address in a network namespace of its own, where the
+    private addresses it links to are real listening servers (tests/crawl_netns_scenario.py)."""
+    import shutil
 
-        def month(seen: Seen) -> Reply:
-            _, _, year, number = seen.path.rstrip("/").split("/")
-            y, m = int(year), int(number)
-            prev, nxt = (y - 1, 12) if m == 1 else (y, m - 1), (y + 1, 1) if m == 12 else (y, m + 1)
-            return Reply(body=calendar.format(year=y, month=f"{m:02d}", prev_year=prev[0], prev_month=f"{prev[1]:02d}",
-                                              next_year=nxt[0], next_month=f"{nxt[1]:02d}", n=1).encode())
-
-        for y, m in itertools.product(range(1990, 2070), range(1, 13)):
-            upstream.route("GET", f"/calendar/{y}/{m:02d}/", month)
-        guard = FakeNetwork(int(port), {"docs.example.org": [PUBLIC], "other-site.example": [PUBLIC]})
-        services = Services(Config(store="memory", timeout=5.0, allow_private_urls=False), guard=guard)
-        run(services, crawl_site, {"url": "http://docs.example.org/", "max_pages": 100, "max_depth": 100,
-                                   "max_wait_seconds": 30})
-        paths = [s.path for s in upstream.requests]
-    private = [p for p in paths if p.startswith(("/secret", "/latest"))]
+    scenario = ROOT / "tests" / "crawl_netns_scenario.py"
+    command = str(Path(sys.executable).parent / "websearch-mcp")
+    if not shutil.which("unshare") or subprocess.run(["unshare", "-rn", "true"], capture_output=True).returncode:
+        print("safety: skipped (network namespaces are not available here: unshare -rn)")
+        return
+    done = subprocess.run(["unshare", "-rn", sys.executable, str(scenario), command], capture_output=True, timeout=180)
+    seen = json.loads(done.stdout)
+    paths = seen["site_paths"]
+    elsewhere = sum(seen["elsewhere"].values())
     disallowed = [p for p in paths if p.startswith(("/private", "/search"))]
     calendar_requests = sum(1 for p in paths if p.startswith("/calendar/"))
-    ok = not private and not disallowed and calendar_requests <= 20
-    print(f"safety: requests to 127.0.0.1, [::1], 10.0.0.1, 169.254.169.254 (also by redirect) and another site: "
-          f"{len(private)}; to disallowed paths: {len(disallowed)}; calendar trap: {calendar_requests} requests  "
-          f"{'ok' if ok else 'MISSED'}")
-    RESULTS["safety"] = {"private": len(private), "disallowed": len(disallowed), "calendar": calendar_requests}
+    ok = not elsewhere and not disallowed and calendar_requests <= 20
+    print(f"safety (network namespace): requests reaching 127.0.0.1, 10.0.0.1, 169.254.169.254 (one by redirect) "
+          f"and another site: {elsewhere}; to disallowed paths: {len(disallowed)}; calendar trap: "
+          f"{calendar_requests} requests for a crawl and a map  {'ok' if ok else 'MISSED'}")
+    RESULTS["safety"] = {"elsewhere": elsewhere, "disallowed": len(disallowed), "calendar": calendar_requests}
 
 
 def timing(folder: Path, order: list[str]) -> None:
@@ -292,7 +279,11 @@ def timing(folder: Path, order: list[str]) -> None:
 
 
 def main() -> None:
-    folder = load()
+    try:
+        folder = load()
+    except MissingSource as err:
+        print(f"site benchmark skipped: {err}")
+        return
     print(f"site: uv's documentation, {len(site_pages(folder))} pages (astral-sh/docs @ 9106409e59fd, site/uv)\n")
     map_with_sitemap(folder)
     map_without_sitemap(folder)

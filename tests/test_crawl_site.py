@@ -4,11 +4,16 @@ and hand-made trap, robots and address pages served on loopback."""
 from __future__ import annotations
 
 import itertools
+import json
+import shutil
+import subprocess
+import sys
 import time
+from pathlib import Path
 
 import pytest
 
-from tests.conftest import config_for
+from tests.conftest import config_for, installed_command
 from tests.fake_upstream import FIXTURES, Reply, Seen
 from tests.helpers import call, exchange, registry_for
 from tests.site_server import mount_site, robots, site_pages
@@ -17,6 +22,7 @@ from websearch_mcp.services import Services
 from websearch_mcp.tools import build_registry
 
 HANDMADE = FIXTURES / "handmade" / "site"
+SCENARIO = Path(__file__).resolve().parent / "crawl_netns_scenario.py"
 PAGES = len(site_pages(FIXTURES / "sites" / "httpx"))
 
 
@@ -269,3 +275,28 @@ def test_map_merges_a_page_under_its_canonical_address(upstream, private_ok):
     assert urls.count(f"{upstream.url}/guide/retries/") == 1 and f"{upstream.url}/old/retries" not in urls
     assert upstream.count("/old/retries") == 1  # read once, and found to be the same page
     assert f"{upstream.url}/logo.png" not in urls and not [u for u in urls if "127.0.0.1:9" in u]
+
+
+def _namespaces_work() -> bool:
+    unshare = shutil.which("unshare")
+    if unshare is None or shutil.which("ip") is None:
+        return False
+    return subprocess.run([unshare, "-rn", "ip", "link", "set", "lo", "up"], capture_output=True).returncode == 0
+
+
+@pytest.mark.skipif(not _namespaces_work(), reason="network namespaces are not available here (unshare -rn, ip)")
+def test_in_a_network_namespace_private_addresses_other_sites_and_traps_stay_unvisited():
+    done = subprocess.run(["unshare", "-rn", sys.executable, str(SCENARIO), installed_command()],
+                          capture_output=True, timeout=180)
+    assert done.returncode == 0, done.stderr.decode()[-2000:]
+    seen = json.loads(done.stdout)
+    assert seen["elsewhere"] == {"93.184.216.35": 0, "127.0.0.1": 0, "10.0.0.1": 0, "169.254.169.254": 0}
+    paths = seen["site_paths"]
+    assert not [p for p in paths if p.startswith(("/private", "/search", "/secret", "/latest"))], paths
+    assert sum(1 for p in paths if p.startswith("/calendar/")) <= 20
+    assert seen["crawl"]["pages_read"] >= 3
+    failed = {f["url"].rsplit("/", 1)[-1] or f["url"]: f["error"] for f in seen["crawl"]["failed"]}
+    assert "169.254.169.254" in failed["redirect-to-metadata"]
+    mapped = [row["url"] for row in seen["map"]["urls"]]
+    assert mapped and all(u.startswith("http://93.184.216.34:") for u in mapped)
+    assert seen["map"]["metadata"]["robots_excluded"] >= 2  # /private/notes/ and /search?q=...
