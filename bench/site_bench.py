@@ -252,9 +252,12 @@ def timing(folder: Path, order: list[str]) -> None:
         started = time.monotonic()
         result = run(Services(config()), crawl_site, {"url": upstream.url + "/uv/", "max_pages": 15})
         took = time.monotonic() - started
+        at_once = upstream.max_in_flight
     read = result.structured["pages_read"]
-    verdict = "ok" if took <= 3.0 and read == 15 else "MISSED"
-    print(f"time: 15 pages of 50-300 ms each: {read} read in {took:.2f} s  {verdict}")
+    bound = Config().fetch_per_host
+    verdict = "ok" if took <= 3.0 and read == 15 and at_once <= bound else "MISSED"
+    print(f"time: 15 pages of 50-300 ms each: {read} read in {took:.2f} s, at most {at_once} requests at once "
+          f"(bound {bound})  {verdict}")
     with FakeUpstream() as upstream:
         serve(folder, upstream, sitemaps=False)
         robots(upstream, "User-agent: *\nAllow: /\n")
