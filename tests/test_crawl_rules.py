@@ -48,6 +48,11 @@ def test_crawl_delay_and_sitemaps():
     assert robots.sitemaps() == ["https://docs.example.org/sitemap-index.xml"]
 
 
+def test_the_group_for_this_crawler_applies_before_the_general_one():
+    robots = rules("User-agent: *\nAllow: /\n\nUser-agent: websearch-mcp\nDisallow: /drafts/\n")
+    assert not robots.allowed("https://docs.example.org/drafts/x") and robots.allowed("https://docs.example.org/x")
+
+
 def test_a_group_for_another_crawler_does_not_apply():
     assert rules("User-agent: othercrawler\nDisallow: /\n").allowed("https://docs.example.org/x")
 
