@@ -15,6 +15,7 @@ from tests.conftest import client_environment, config_for, env_for, installed_co
 from tests.fake_upstream import FIXTURES
 from tests.helpers import call, initialize
 from tests.site_server import mount_site, robots, site_pages
+from tests.store_parts import RedisServer
 from tests.test_end_to_end import replies, run
 from websearch_mcp.transports.http.server import make_http_server
 
@@ -66,11 +67,21 @@ def test_http_and_rest(site):
         server.close()
 
 
-def test_two_processes_over_one_sqlite_store_share_one_crawl(upstream, tmp_path):
+@pytest.mark.parametrize("kind", ["sqlite", "redis"])
+def test_two_processes_over_one_store_share_one_crawl(upstream, tmp_path, kind):
     mount_site(upstream, delay=0.05)
     robots(upstream, "", status=404)
-    env = client_environment({**env_for(upstream), "WEBSEARCH_ALLOW_PRIVATE_URLS": "1",
-                              "WEBSEARCH_STORE": f"sqlite:///{tmp_path}/store.db"})
+    redis = RedisServer(tmp_path) if kind == "redis" else None
+    store = redis.url if redis is not None else f"sqlite:///{tmp_path}/store.db"
+    try:
+        two_processes_crawl(upstream, store)
+    finally:
+        if redis is not None:
+            redis.stop()
+
+
+def two_processes_crawl(upstream, store: str) -> None:
+    env = client_environment({**env_for(upstream), "WEBSEARCH_ALLOW_PRIVATE_URLS": "1", "WEBSEARCH_STORE": store})
     payload = "".join(json.dumps(m) + "\n" for m in (initialize(), call("crawl_site", {
         "url": upstream.url + "/", "max_pages": PAGES, "max_wait_seconds": 20}, id=1))).encode()
     processes = [subprocess.Popen([installed_command()], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
