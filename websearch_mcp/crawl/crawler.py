@@ -77,7 +77,7 @@ class Crawls:
     def join(self, plan: CrawlPlan, robots: Robots, deadline: float | None) -> CrawlState:
         """Make sure the plan's crawl exists in the store and that this process works on it."""
         state = self.state(plan)
-        state.change(lambda s: (fresh_state(plan.start), None) if s is None else (None, None))
+        state.change(lambda s: (fresh_state(plan.start), None) if s is None else (None, None), deadline)
         with self._lock:
             alive = [t for t in self._workers.get(plan.key, []) if t.is_alive()]
             if not alive:

@@ -40,10 +40,14 @@ class CrawlState:
         raw = self.store.get(NAMESPACE, self.key)
         return None if raw is None else dict(json.loads(raw))
 
-    def change(self, edit: Callable[[dict[str, Any] | None], tuple[dict[str, Any] | None, Any]]) -> Any:
-        """Apply `edit(state) -> (new state or None to keep it, result)` under the lease; the result."""
+    def change(self, edit: Callable[[dict[str, Any] | None], tuple[dict[str, Any] | None, Any]],
+               until: float | None = None) -> Any:
+        """Apply `edit(state) -> (new state or None to keep it, result)` under the lease; the result.
+        The wait for the lease ends by `until` (time.monotonic()) when given."""
         lock = f"crawl-lock:{self.key}"
         give_up = time.monotonic() + LOCK_WAIT
+        if until is not None:
+            give_up = min(give_up, until)
         while not self.store.claim(lock, LOCK_TTL):
             if time.monotonic() > give_up:
                 raise ToolError("the crawl's shared state stayed locked; try again")
