@@ -166,3 +166,23 @@ def test_trap_caps():
     assert limits.admit("https://a.org/guide/retries/") and limits.admit("https://a.org/guide/timeouts/")
     again = TrapLimits.from_json(limits.to_json())
     assert not again.admit(calendar[20])
+
+
+def test_callers_asking_at_once_share_one_fetch(upstream):
+    import threading
+
+    upstream.route("GET", "/robots.txt", Reply(body=ROBOTS.encode(), content_type="text/plain", delay=0.3))
+    store = MemoryStore(10_000_000)
+    fetcher = PageFetcher(config_for(upstream, allow_private_urls=True), store=store)
+    found: list[Robots] = []
+
+    def ask() -> None:
+        found.append(load_robots(lambda u: get_site_file(fetcher, u, None), store, upstream.url, None))
+
+    threads = [threading.Thread(target=ask) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert upstream.count("/robots.txt") == 1
+    assert [r.allowed(upstream.url + "/private/x") for r in found] == [False] * 4

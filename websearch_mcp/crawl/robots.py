@@ -5,6 +5,8 @@ are read once and kept in the store (at most 24 hours, as the RFC allows)."""
 from __future__ import annotations
 
 import json
+import threading
+import time
 from typing import Any
 
 from websearch_mcp.errors import ToolError
@@ -15,6 +17,7 @@ KEEP = 24 * 3600.0  # RFC 9309 §2.4: a crawler should not use a cached robots.t
 UNREACHABLE_KEEP = 600.0  # how long a host whose robots.txt failed stays disallowed
 AGENT = "websearch-mcp"  # the product token matched against User-agent lines
 MAX_ROBOTS_BYTES = 500 * 1024  # RFC 9309 §2.5: at least 500 KiB are parsed
+LEASE_WAIT = 15.0  # the longest one caller waits for another fetching the same robots.txt
 
 
 class Robots:
@@ -57,13 +60,37 @@ class Robots:
 
 def load_robots(fetch: Any, store: Store, origin: str, deadline: float | None) -> Robots:
     """The origin's rules: from the store when kept there, else fetched (and kept) with `fetch(url)`,
-    which returns a SiteFile or raises ToolError."""
-    kept = store.get(NAMESPACE, origin)
-    if kept is not None:
-        data = json.loads(kept)
-        return Robots(origin, data["state"], data["body"], data.get("why", ""))
+    which returns a SiteFile or raises ToolError. Callers that ask at once (other calls, processes,
+    machines) wait for the one that fetches it."""
+    lease = f"robots-fetch:{origin}"
+    until = time.monotonic() + LEASE_WAIT if deadline is None else min(deadline, time.monotonic() + LEASE_WAIT)
+    owned = False
+    while True:
+        kept = store.get(NAMESPACE, origin)
+        if kept is not None:
+            if owned:
+                store.release(lease)
+            data = json.loads(kept)
+            return Robots(origin, data["state"], data["body"], data.get("why", ""))
+        if owned or time.monotonic() >= until:
+            break
+        owned = store.claim(lease, LEASE_WAIT)
+        if not owned:
+            threading.Event().wait(0.02)
+    try:
+        return _fetch_and_keep(fetch, store, origin)
+    finally:
+        if owned:
+            store.release(lease)
+
+
+def _fetch_and_keep(fetch: Any, store: Store, origin: str) -> Robots:
+    from websearch_mcp.errors import DeadlineExceeded
+
     try:
         answer = fetch(origin + "/robots.txt")
+    except DeadlineExceeded as err:  # the call ran out of time, not the site: nothing to keep
+        return Robots(origin, "unreachable", why=err.message)
     except ToolError as err:
         robots = Robots(origin, "unreachable", why=err.message)
     else:
