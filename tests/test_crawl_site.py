@@ -81,7 +81,7 @@ def test_map_from_links_when_there_is_no_sitemap(upstream, private_ok):
     result, progress = tool(private_ok, "map_site", {"url": upstream.url + "/", "limit": 500},
                             meta={"progressToken": "m"})
     urls = {row["url"] for row in result["structuredContent"]["urls"]}
-    assert urls >= {upstream.url + p for p in site_pages(FIXTURES / "sites" / "httpx")}
+    assert urls == {upstream.url + p for p in site_pages(FIXTURES / "sites" / "httpx")}  # /x and /x/ are one
     assert result["structuredContent"]["metadata"]["source"] == "links"
     assert "from the links of its pages" in text(result)
     titled = {r["url"]: r.get("title") for r in result["structuredContent"]["urls"]}
@@ -300,3 +300,27 @@ def test_in_a_network_namespace_private_addresses_other_sites_and_traps_stay_unv
     mapped = [row["url"] for row in seen["map"]["urls"]]
     assert mapped and all(u.startswith("http://93.184.216.34:") for u in mapped)
     assert seen["map"]["metadata"]["robots_excluded"] >= 2  # /private/notes/ and /search?q=...
+
+
+def test_a_start_page_that_moves_to_the_www_host_takes_the_site_along(upstream):
+    mount_site(upstream)
+    home = (FIXTURES / "sites" / "httpx" / "index.html").read_bytes()
+
+    def front(seen: Seen) -> Reply:
+        if seen.headers.get("host", "").startswith("python-httpx.example"):
+            return Reply(status=301, headers={"Location": "http://www.python-httpx.example/"})
+        return Reply(body=home)
+
+    upstream.route("GET", "/", front)
+    robots(upstream, "User-agent: *\nDisallow: /advanced/ssl/\n")
+    guard = FakeNetwork(int(upstream.url.rsplit(":", 1)[1]), {"python-httpx.example": [PUBLIC],
+                                                              "www.python-httpx.example": [PUBLIC]})
+    config = config_for(upstream)
+    registry = build_registry(Services(config, guard=guard))
+    result, _ = tool(config, "crawl_site", {"url": "http://python-httpx.example/", "max_pages": 4}, registry=registry)
+    assert result["structuredContent"]["url"] == "http://www.python-httpx.example/"
+    assert result["structuredContent"]["pages_read"] == 4 and not result["structuredContent"]["failed"]
+    mapped, _ = tool(config, "map_site", {"url": "http://python-httpx.example/"}, registry=registry)
+    urls = [row["url"] for row in mapped["structuredContent"]["urls"]]
+    expected = {"http://www.python-httpx.example" + p for p in site_pages(FIXTURES / "sites" / "httpx")}
+    assert set(urls) - expected == set() and expected - set(urls) == {"http://www.python-httpx.example/advanced/ssl/"}

@@ -17,7 +17,7 @@ from websearch_mcp.crawl.links import read_links
 from websearch_mcp.crawl.politeness import HostGate
 from websearch_mcp.crawl.robots import Robots, load_robots
 from websearch_mcp.crawl.state import DOCS, MAX_FRONTIER, WAIT, CrawlState, fresh_state, take
-from websearch_mcp.crawl.urls import TrapLimits, in_site, origin_of, readable_link, site_of
+from websearch_mcp.crawl.urls import TrapLimits, in_site, normalise, origin_of, page_key, readable_link, site_of
 from websearch_mcp.crawl.web import get_site_file
 from websearch_mcp.errors import ToolError
 
@@ -69,6 +69,32 @@ class Crawls:
         fetcher = self.services.fetcher
         return load_robots(lambda u: get_site_file(fetcher, u, deadline), self.services.store, origin_of(url),
                            deadline)
+
+    def settle(self, start: str, robots: Robots, deadline: float | None) -> str:
+        """The start page's own address: where it redirects when that is the same site under another
+        host of its domain or another scheme (example.org -> www.example.org, http -> https). The page
+        is read politely, into the page cache, where the crawl then finds it."""
+        from websearch_mcp.fetch.pages import PAGE_CACHE
+
+        services = self.services
+        slot = None
+        if services.store.get(PAGE_CACHE, start) is None:
+            gate = HostGate(services.store, services.config.fetch_per_host, services.config.timeout * 2 + HOLD_EXTRA)
+            until = time.monotonic() + services.config.timeout if deadline is None else deadline
+            slot = gate.enter(site_of(start), robots.crawl_delay(), until)
+            if slot is None:
+                raise ToolError("the start page could not be read in time: other requests to the site were waiting")
+        try:
+            page = services.fetcher.fetch(start, deadline)
+        except ToolError as err:
+            raise ToolError(f"the start page could not be read: {err.message}") from None
+        finally:
+            if slot is not None:
+                services.store.release(slot)
+        final = normalise(page.final_url)
+        if final and final != start and in_site(final, site_of(start), True):
+            return final
+        return start
 
     def state(self, plan: CrawlPlan) -> CrawlState:
         """The plan's shared state."""
@@ -186,15 +212,17 @@ class Worker:
                 return state, None
             state["done"].append(done)
             seen = set(state["seen"])
-            if done["canonical"] and done["canonical"] not in seen:
-                state["seen"].append(done["canonical"])
-                seen.add(done["canonical"])
+            canonical = page_key(done["canonical"]) if done["canonical"] else ""
+            if canonical and canonical not in seen:
+                state["seen"].append(canonical)
+                seen.add(canonical)
             traps = TrapLimits.from_json(state["traps"])
             for score, link in links or []:
-                if link in seen or len(state["frontier"]) >= MAX_FRONTIER:
+                key = page_key(link)
+                if key in seen or len(state["frontier"]) >= MAX_FRONTIER:
                     continue
-                seen.add(link)
-                state["seen"].append(link)
+                seen.add(key)
+                state["seen"].append(key)
                 if not allowed[link]:
                     state["skipped"]["robots"] += 1
                     continue

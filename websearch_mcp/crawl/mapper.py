@@ -16,7 +16,16 @@ from websearch_mcp.crawl.politeness import HostGate
 from websearch_mcp.crawl.robots import Robots
 from websearch_mcp.crawl.site import compiled, start_url
 from websearch_mcp.crawl.sitemaps import read_sitemaps
-from websearch_mcp.crawl.urls import TrapLimits, host_of, in_site, normalise, origin_of, readable_link, site_of
+from websearch_mcp.crawl.urls import (
+    TrapLimits,
+    host_of,
+    in_site,
+    normalise,
+    origin_of,
+    page_key,
+    readable_link,
+    site_of,
+)
 from websearch_mcp.crawl.web import get_site_file
 from websearch_mcp.errors import ToolError
 
@@ -99,6 +108,13 @@ def map_site(crawls: Crawls, arguments: dict[str, Any], context: ToolContext) ->
     pages, files = _from_sitemaps(crawls, start, robots, rules, deadline)
     source = "sitemap"
     if not pages:
+        settled = crawls.settle(start, robots, deadline)
+        if settled != start:  # the site lives under another host of its domain: its sitemap may be there
+            start, robots = settled, crawls.robots(settled, deadline)
+            rules = _Filter(start, arguments, robots)
+            pages, more = _from_sitemaps(crawls, start, robots, rules, deadline)
+            files += more
+    if not pages:
         source = "links"
         pages = _from_links(crawls, start, rules, arguments["limit"], context)
     query = (arguments.get("query") or "").strip()
@@ -128,9 +144,9 @@ def _from_sitemaps(crawls: Crawls, start: str, robots: Robots, rules: _Filter,
     pages: dict[str, SitePage] = {}
     for entry in entries:
         url = normalise(entry.url)
-        if url is None or url in pages or not rules.of_site(url) or not rules.keep(url):
+        if url is None or page_key(url) in pages or not rules.of_site(url) or not rules.keep(url):
             continue
-        pages[url] = SitePage(url, "sitemap", lastmod=entry.lastmod)
+        pages[page_key(url)] = SitePage(url, "sitemap", lastmod=entry.lastmod)
     return list(pages.values()), files
 
 
@@ -140,12 +156,13 @@ def _from_links(crawls: Crawls, start: str, rules: _Filter, limit: int, context:
     stop = time.monotonic() + 3600.0 if context.deadline is None else context.deadline - DEADLINE_MARGIN
     gate = HostGate(services.store, services.config.fetch_per_host, services.config.timeout * 2 + 30.0)
     delay = rules.robots.crawl_delay()
-    found: dict[str, SitePage] = {start: SitePage(start, "links")}
+    found: dict[str, SitePage] = {page_key(start): SitePage(start, "links")}  # by page key
     traps = TrapLimits()
     lock = threading.Lock()
     level = [start]
     failures: list[str] = []
     aliases: dict[str, str] = {}  # a page -> the address its rel=canonical names
+    fetched: set[str] = set()
 
     def visit(url: str) -> list[tuple[str, str]]:
         from websearch_mcp.fetch.pages import PAGE_CACHE
@@ -167,7 +184,7 @@ def _from_links(crawls: Crawls, start: str, rules: _Filter, limit: int, context:
             return []
         links = read_links(page.text, page.final_url)
         with lock:
-            found[url].title = links.title
+            found[page_key(url)].title = links.title
             if links.canonical and links.canonical != url and rules.of_site(links.canonical):
                 aliases[url] = links.canonical
         return [(link.url, link.text) for link in links.links]
@@ -178,15 +195,18 @@ def _from_links(crawls: Crawls, start: str, rules: _Filter, limit: int, context:
                 break
             context.report_progress(len(found), None, f"{len(found)} pages found")
             following: list[str] = []
+            fetched.update(level)
             for links in pool.map(visit, level):
                 for url, text in links:
-                    page = found.get(url)
+                    page = found.get(page_key(url))
                     if page is not None:
                         page.text = page.text or text
+                        if url.endswith("/") and not page.url.endswith("/") and page.url not in fetched:
+                            page.url = url  # the form with the slash, which servers of such sites answer
                         continue
                     if not rules.of_site(url) or not rules.keep(url) or not traps.admit(url):
                         continue
-                    found[url] = SitePage(url, "links", text=text)
+                    found[page_key(url)] = SitePage(url, "links", text=text)
                     following.append(url)
             if len(found) >= limit or depth == LINK_DEPTH:
                 break
@@ -194,10 +214,10 @@ def _from_links(crawls: Crawls, start: str, rules: _Filter, limit: int, context:
     if len(found) == 1 and failures:
         raise ToolError(f"the start page could not be read: {failures[0]}")
     for url, canonical in aliases.items():  # one entry per page, under the address it names itself
-        page = found.pop(url)
-        if canonical not in found:
+        page = found.pop(page_key(url))
+        if page_key(canonical) not in found:
             page.url = canonical
-            found[canonical] = page
+            found[page_key(canonical)] = page
     for page in found.values():
         page.title = page.title or page.text
     return list(found.values())

@@ -10,8 +10,9 @@ from typing import Any
 
 from websearch_mcp.call_context import ToolContext
 from websearch_mcp.crawl.crawler import CrawlPlan, Crawls
+from websearch_mcp.crawl.robots import Robots
 from websearch_mcp.crawl.state import DOCS, finished
-from websearch_mcp.crawl.urls import normalise
+from websearch_mcp.crawl.urls import normalise, site_of
 from websearch_mcp.errors import InvalidArguments, ToolError
 
 ANSWER_MARGIN = 0.25  # seconds kept before the caller's wait ends to write the answer
@@ -53,14 +54,15 @@ def crawl(crawls: Crawls, arguments: dict[str, Any], context: ToolContext) -> Cr
     """Run (or join) the crawl the arguments describe and gather what it has read by the time the
     caller's wait ends."""
     start = start_url(arguments["url"])
-    plan = CrawlPlan(start, (arguments.get("query") or "").strip(), arguments["max_pages"],
-                     arguments["max_depth"], compiled(arguments.get("include_paths") or [], "include_paths"),
-                     compiled(arguments.get("exclude_paths") or [], "exclude_paths"))
+    include = compiled(arguments.get("include_paths") or [], "include_paths")
+    exclude = compiled(arguments.get("exclude_paths") or [], "exclude_paths")
     context.limit_wait(arguments.get("max_wait_seconds"))
-    robots = crawls.robots(start, context.deadline)
-    if not robots.allowed(start):
-        why = f" ({robots.why}; the site is not read for a while)" if robots.why else ""
-        raise ToolError(f"robots.txt of {plan.host} does not allow reading {start}{why}")
+    robots = _allowed(crawls, start, context)
+    settled = crawls.settle(start, robots, context.deadline)
+    if settled != start:
+        start, robots = settled, _allowed(crawls, settled, context)
+    plan = CrawlPlan(start, (arguments.get("query") or "").strip(), arguments["max_pages"],
+                     arguments["max_depth"], include, exclude)
     shared = crawls.join(plan, robots, context.deadline)
     until = _answer_time(context)
     state = shared.view() or {}
@@ -75,6 +77,15 @@ def crawl(crawls: Crawls, arguments: dict[str, Any], context: ToolContext) -> Cr
     if not done and state.get("failed") and finished(state, plan.max_pages):
         raise ToolError(f"the start page could not be read: {state['failed'][0]['error']}")
     return CrawlOutcome(plan, state, _documents(crawls, done), not finished(state, plan.max_pages))
+
+
+def _allowed(crawls: Crawls, url: str, context: ToolContext) -> Robots:
+    """The rules of the URL's site; ToolError when they keep the crawler from it."""
+    robots = crawls.robots(url, context.deadline)
+    if not robots.allowed(url):
+        why = f" ({robots.why}; the site is not read for a while)" if robots.why else ""
+        raise ToolError(f"robots.txt of {site_of(url)} does not allow reading {url}{why}")
+    return robots
 
 
 def _answer_time(context: ToolContext) -> float:

@@ -22,8 +22,10 @@ WAIT = "wait"  # take(): nothing to take now, but pages are being read that may 
 
 
 def fresh_state(start: str) -> dict[str, Any]:
-    """A crawl that has seen only its start page."""
-    return {"frontier": [[0.0, 0, 0, start, ""]], "seen": [start], "inflight": {}, "done": [], "failed": [],
+    """A crawl that has seen only its start page (`seen` holds page keys, see urls.page_key)."""
+    from websearch_mcp.crawl.urls import page_key
+
+    return {"frontier": [[0.0, 0, 0, start, ""]], "seen": [page_key(start)], "inflight": {}, "done": [], "failed": [],
             "traps": {}, "skipped": {"robots": 0, "traps": 0}, "seq": 1, "started": time.time()}
 
 

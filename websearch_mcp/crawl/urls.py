@@ -45,6 +45,15 @@ def normalise(link: str, base: str = "") -> str | None:
     return urlunsplit((scheme, host, parts.path or "/", urlencode(query), ""))
 
 
+def page_key(url: str) -> str:
+    """What two addresses of one page share: the normal form without a trailing slash (servers
+    redirect /guide to /guide/, and authors write both)."""
+    parts = urlsplit(url)
+    if len(parts.path) > 1 and parts.path.endswith("/"):
+        return urlunsplit((parts.scheme, parts.netloc, parts.path.rstrip("/"), parts.query, ""))
+    return url
+
+
 def host_of(url: str) -> str:
     """The URL's host name, lower-cased."""
     return (urlsplit(url).hostname or "").lower()
