@@ -208,7 +208,13 @@ def two_processes(folder: Path) -> None:
         payload = (json.dumps(init) + "\n" + json.dumps(call) + "\n").encode()
         processes = [subprocess.Popen([command], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                       stderr=subprocess.DEVNULL, env=env) for _ in range(2)]
-        outputs = [p.communicate(payload, timeout=60)[0] for p in processes]
+        for process in processes:  # both get their call before either answers: they crawl at the same time
+            assert process.stdin is not None
+            process.stdin.write(payload)
+            process.stdin.close()
+        outputs = [p.stdout.read() if p.stdout else b"" for p in processes]
+        for process in processes:
+            process.wait(60)
         paths = page_order(upstream)
     read = [json.loads(o.splitlines()[-1])["result"]["structuredContent"]["pages_read"] for o in outputs]
     twice = len(paths) - len(set(paths))

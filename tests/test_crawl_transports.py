@@ -69,7 +69,7 @@ def test_http_and_rest(site):
 
 @pytest.mark.parametrize("kind", ["sqlite", "redis"])
 def test_two_processes_over_one_store_share_one_crawl(upstream, tmp_path, kind):
-    mount_site(upstream, delay=0.05)
+    mount_site(upstream, delay=0.3)  # slow enough that more than the bound would be under way without it
     robots(upstream, "", status=404)
     redis = RedisServer(tmp_path) if kind == "redis" else None
     store = redis.url if redis is not None else f"sqlite:///{tmp_path}/store.db"
@@ -86,10 +86,18 @@ def two_processes_crawl(upstream, store: str) -> None:
         "url": upstream.url + "/", "max_pages": PAGES, "max_wait_seconds": 20}, id=1))).encode()
     processes = [subprocess.Popen([installed_command()], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                   stderr=subprocess.PIPE, env=env) for _ in range(2)]
-    outputs = [p.communicate(payload, timeout=60) for p in processes]
+    for process in processes:  # both get their call before either answers: they crawl at the same time
+        assert process.stdin is not None
+        process.stdin.write(payload)
+        process.stdin.close()
+    outputs = [(p.stdout.read(), p.stderr.read()) for p in processes if p.stdout and p.stderr]
+    for process in processes:
+        process.wait(60)
     fetched = Counter(s.path for s in upstream.requests if s.path != "/robots.txt")
     assert fetched and max(fetched.values()) == 1, fetched  # every page once, whoever read it
     assert sum(fetched.values()) == PAGES
+    assert upstream.max_in_flight <= 2  # WEBSEARCH_FETCH_PER_HOST, held across the two processes
+    print("STDERR", [e.decode()[-3000:] for _, e in outputs])
     for out, err in outputs:
         result = [json.loads(line) for line in out.splitlines()][-1]["result"]
         assert result["structuredContent"]["pages_read"] == PAGES, err.decode()

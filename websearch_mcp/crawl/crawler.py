@@ -20,6 +20,7 @@ from websearch_mcp.crawl.state import DOCS, MAX_FRONTIER, WAIT, CrawlState, fres
 from websearch_mcp.crawl.urls import TrapLimits, in_site, normalise, origin_of, page_key, readable_link, site_of
 from websearch_mcp.crawl.web import get_site_file
 from websearch_mcp.errors import ToolError
+from websearch_mcp.fetch.pages import PAGE_CACHE
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -73,14 +74,30 @@ class Crawls:
     def settle(self, start: str, robots: Robots, deadline: float | None) -> str:
         """The start page's own address: where it redirects when that is the same site under another
         host of its domain or another scheme (example.org -> www.example.org, http -> https). The page
-        is read politely, into the page cache, where the crawl then finds it."""
-        from websearch_mcp.fetch.pages import PAGE_CACHE
+        is read once, politely, into the page cache, where the crawl (of any process) then finds it."""
+        services = self.services
+        hold = services.config.timeout * 2 + HOLD_EXTRA
+        until = time.monotonic() + hold if deadline is None else deadline
+        lease = f"crawl-start:{start}"
+        owned = False
+        pause = 0.01
+        while services.store.get(PAGE_CACHE, start) is None and time.monotonic() < until:
+            owned = services.store.claim(lease, hold)
+            if owned:
+                break
+            threading.Event().wait(pause)  # another call is reading it
+            pause = min(0.1, pause * 2)
+        try:
+            return self._settled(start, robots, deadline, until, polite=owned)
+        finally:
+            if owned:
+                services.store.release(lease)
 
+    def _settled(self, start: str, robots: Robots, deadline: float | None, until: float, polite: bool) -> str:
         services = self.services
         slot = None
-        if services.store.get(PAGE_CACHE, start) is None:
+        if polite:
             gate = HostGate(services.store, services.config.fetch_per_host, services.config.timeout * 2 + HOLD_EXTRA)
-            until = time.monotonic() + services.config.timeout if deadline is None else deadline
             slot = gate.enter(site_of(start), robots.crawl_delay(), until)
             if slot is None:
                 raise ToolError("the start page could not be read in time: other requests to the site were waiting")
@@ -143,7 +160,7 @@ class Worker:
             if taken is None:
                 return
             if taken == WAIT:
-                threading.Event().wait(0.02)
+                threading.Event().wait(0.05)
                 continue
             url, depth = taken
             try:
@@ -153,8 +170,6 @@ class Worker:
 
     def visit(self, url: str, depth: int) -> None:
         """Fetch one page (politely), read it, and record it with its links."""
-        from websearch_mcp.fetch.pages import PAGE_CACHE
-
         fetcher = self.services.fetcher
         if self.services.store.get(PAGE_CACHE, url) is None:
             slot = self.gate.enter(self.plan.host, self.robots.crawl_delay(), self.stop)

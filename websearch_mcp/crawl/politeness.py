@@ -10,7 +10,8 @@ from websearch_mcp.store.base import Store
 
 DEFAULT_GAP = 0.05  # seconds between two requests to a host whose robots.txt names no Crawl-delay
 MAX_DELAY = 30.0  # a larger Crawl-delay is read as this (the call could not wait for it anyway)
-POLL = 0.01
+POLL = 0.01  # the first wait for a slot; it doubles up to MAX_POLL
+MAX_POLL = 0.1
 
 
 class HostGate:
@@ -41,11 +42,13 @@ class HostGate:
         self.store.release(slot)
 
     def _take_slot(self, host: str, until: float) -> str | None:
+        pause = POLL
         while True:
             for number in range(self.bound):
                 key = f"crawl-slot:{host}:{number}"
                 if self.store.claim(key, self.hold):
                     return key
-            if time.monotonic() + POLL > until:
+            if time.monotonic() + pause > until:
                 return None
-            threading.Event().wait(POLL)
+            threading.Event().wait(pause)
+            pause = min(MAX_POLL, pause * 2)  # a store shared by processes is not to be hammered

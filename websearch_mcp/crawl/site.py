@@ -17,7 +17,7 @@ from websearch_mcp.errors import InvalidArguments, ToolError
 
 ANSWER_MARGIN = 0.25  # seconds kept before the caller's wait ends to write the answer
 DEADLINE_MARGIN = 1.0
-POLL = 0.05
+POLL = 0.1  # how often the call looks at the shared state (a read of the store)
 
 
 def start_url(url: str) -> str:

@@ -36,11 +36,17 @@ class CrawlState:
         self.store = store
         self.key = key
         self.ttl = ttl
+        # the state as this process last saw it: when the store loses it (a shared store that fails
+        # falls back to this process's memory), the crawl goes on from there instead of stopping
+        self.last: dict[str, Any] | None = None
 
     def view(self) -> dict[str, Any] | None:
         """The state as it is now (no lease), or None when there is none."""
         raw = self.store.get(NAMESPACE, self.key)
-        return None if raw is None else dict(json.loads(raw))
+        if raw is None:
+            return None if self.last is None else json.loads(json.dumps(self.last))
+        self.last = dict(json.loads(raw))
+        return json.loads(raw)  # a copy the caller may change
 
     def change(self, edit: Callable[[dict[str, Any] | None], tuple[dict[str, Any] | None, Any]],
                until: float | None = None) -> Any:
@@ -50,15 +56,18 @@ class CrawlState:
         give_up = time.monotonic() + LOCK_WAIT
         if until is not None:
             give_up = min(give_up, until)
+        pause = 0.002
         while not self.store.claim(lock, LOCK_TTL):
             if time.monotonic() > give_up:
                 raise ToolError("the crawl's shared state stayed locked; try again")
-            threading.Event().wait(0.002)
+            threading.Event().wait(pause)
+            pause = min(0.05, pause * 2)  # a store shared by processes is not to be hammered
         try:
             new, result = edit(self.view())
             if new is not None:
                 new["updated"] = time.time()
                 self.store.put(NAMESPACE, self.key, json.dumps(new).encode(), self.ttl)
+                self.last = new
             return result
         finally:
             self.store.release(lock)
