@@ -217,9 +217,9 @@ class Worker:
         def edit(state: dict[str, Any] | None) -> tuple[dict[str, Any] | None, None]:
             if state is None:
                 return None, None
-            state["inflight"].pop(url, None)
-            if give_back:
-                state["frontier"].append([0.0, depth, state["seq"], url, ""])
+            held = state["inflight"].pop(url, None)
+            if give_back:  # back in the frontier where it was
+                state["frontier"].append([held[2] if held else 0.0, depth, state["seq"], url, ""])
                 state["seq"] += 1
                 return state, None
             if done is None:

@@ -84,16 +84,16 @@ def take(state: dict[str, Any], max_pages: int, hold: float) -> tuple[dict[str, 
     """The best URL of the frontier, moved to the pages being read: (url, depth), WAIT, or None when
     the crawl is over. A page held longer than `hold` by a process that went away goes back."""
     now = time.time()
-    for url, since in list(state["inflight"].items()):
-        if now - since[0] > hold:
+    for url, held in list(state["inflight"].items()):  # [since, depth, priority]
+        if now - held[0] > hold:
             del state["inflight"][url]
-            state["frontier"].append([0.0, since[1], state["seq"], url, ""])
+            state["frontier"].append([held[2], held[1], state["seq"], url, ""])
             state["seq"] += 1
     if finished(state, max_pages):
         return state, None
     if len(state["done"]) + len(state["inflight"]) >= max_pages or not state["frontier"]:
         return state, WAIT
     state["frontier"].sort(key=lambda item: (item[0], item[1], item[2]))
-    _, depth, _, url, _ = state["frontier"].pop(0)
-    state["inflight"][url] = [now, depth]
+    priority, depth, _, url, _ = state["frontier"].pop(0)
+    state["inflight"][url] = [now, depth, priority]
     return state, (url, depth)
