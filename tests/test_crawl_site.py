@@ -324,3 +324,20 @@ def test_a_start_page_that_moves_to_the_www_host_takes_the_site_along(upstream):
     urls = [row["url"] for row in mapped["structuredContent"]["urls"]]
     expected = {"http://www.python-httpx.example" + p for p in site_pages(FIXTURES / "sites" / "httpx")}
     assert set(urls) - expected == set() and expected - set(urls) == {"http://www.python-httpx.example/advanced/ssl/"}
+
+
+def test_only_readable_types_are_downloaded(upstream, private_ok):
+    upstream.route("GET", "/", Reply(body=b'<title>Files</title><main><p>Downloads of the guide.</p>'
+                                          b'<a href="/download">the guide as an archive</a> '
+                                          b'<a href="/guide.pdf">as PDF</a> <a href="/photo.jpg">a photo</a></main>'))
+    upstream.route("GET", "/download", Reply(body=b"PK\x03\x04" + b"\0" * 5000, content_type="application/zip"))
+    upstream.route("GET", "/guide.pdf", Reply.fixture("pdf/py-pdf-sample-files/google-doc-document.pdf",
+                                                      content_type="application/pdf"))
+    robots(upstream, "", status=404)
+    result, _ = tool(private_ok, "crawl_site", {"url": upstream.url + "/", "max_tokens": 2000})
+    failed = {f["url"]: f["error"] for f in result["structuredContent"]["failed"]}
+    assert "unsupported content type application/zip" in failed[f"{upstream.url}/download"]
+    assert upstream.count("/photo.jpg") == 0
+    read = [p["url"] for p in result["structuredContent"]["pages"]]
+    assert f"{upstream.url}/guide.pdf" in read  # a PDF is read, through the same reader as fetch_content
+    assert "## PDF Example Document\n" in text(result)
