@@ -341,3 +341,24 @@ def test_only_readable_types_are_downloaded(upstream, private_ok):
     read = [p["url"] for p in result["structuredContent"]["pages"]]
     assert f"{upstream.url}/guide.pdf" in read  # a PDF is read, through the same reader as fetch_content
     assert "## PDF Example Document\n" in text(result)
+
+
+def test_subdomains_only_when_asked_and_never_another_domain(upstream):
+    listing = ('<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">'
+               "<url><loc>http://docs.example.org/a/</loc></url><url><loc>http://blog.example.org/b/</loc></url>"
+               "<url><loc>http://example.org/c/</loc></url><url><loc>http://example.com/d/</loc></url>"
+               "<url><loc>http://docs.example.org.example.com/e/</loc></url></urlset>")
+    upstream.route("GET", "/sitemap.xml", Reply(body=listing.encode(), content_type="application/xml"))
+    robots(upstream, "", status=404)
+    names = {n: [PUBLIC] for n in ("docs.example.org", "blog.example.org", "example.org", "example.com",
+                                   "docs.example.org.example.com")}
+    guard = FakeNetwork(int(upstream.url.rsplit(":", 1)[1]), names)
+    config = config_for(upstream)
+    registry = build_registry(Services(config, guard=guard))
+    narrow, _ = tool(config, "map_site", {"url": "http://docs.example.org/"}, registry=registry)
+    wide, _ = tool(config, "map_site", {"url": "http://docs.example.org/", "include_subdomains": True},
+                   registry=registry)
+    assert [r["url"] for r in narrow["structuredContent"]["urls"]] == ["http://docs.example.org/a/"]
+    assert [r["url"] for r in wide["structuredContent"]["urls"]] == [
+        "http://docs.example.org/a/", "http://blog.example.org/b/", "http://example.org/c/"]
+    assert {s.path for s in upstream.requests} == {"/robots.txt", "/sitemap.xml"}

@@ -169,7 +169,7 @@ def _from_links(crawls: Crawls, start: str, rules: _Filter, limit: int, context:
 
         slot = None
         if services.store.get(PAGE_CACHE, url) is None:
-            slot = gate.enter(rules.host, delay, stop)
+            slot = gate.enter(site_of(url), delay, stop)
             if slot is None:
                 return []
         try:
