@@ -362,3 +362,5 @@ def test_subdomains_only_when_asked_and_never_another_domain(upstream):
     assert [r["url"] for r in wide["structuredContent"]["urls"]] == [
         "http://docs.example.org/a/", "http://blog.example.org/b/", "http://example.org/c/"]
     assert {s.path for s in upstream.requests} == {"/robots.txt", "/sitemap.xml"}
+    hosts = [s.headers["host"].split(":")[0] for s in upstream.requests if s.path == "/robots.txt"]
+    assert sorted(hosts) == ["blog.example.org", "docs.example.org", "example.org"]  # each host's own rules

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
@@ -70,10 +71,16 @@ class SiteMap:
 
 
 class _Filter:
-    def __init__(self, start: str, arguments: dict[str, Any], robots: Robots) -> None:
+    """Which URLs belong in the map: the site's, through the path patterns, allowed by the robots.txt
+    of their own host (another subdomain has rules of its own, read when it first comes up)."""
+
+    def __init__(self, start: str, arguments: dict[str, Any], robots: Robots,
+                 robots_of: Callable[[str], Robots]) -> None:
         import re
 
         self.host = site_of(start)
+        self.rules = {origin_of(start): robots}
+        self.robots_of = robots_of
         self.subdomains = bool(arguments.get("include_subdomains"))
         self.include = [re.compile(p) for p in compiled(arguments.get("include_paths") or [], "include_paths")]
         self.exclude = [re.compile(p) for p in compiled(arguments.get("exclude_paths") or [], "exclude_paths")]
@@ -90,7 +97,10 @@ class _Filter:
             return False
         if any(p.search(path) for p in self.exclude):
             return False
-        if not self.robots.allowed(url):
+        origin = origin_of(url)
+        if origin not in self.rules:
+            self.rules[origin] = self.robots_of(url)
+        if not self.rules[origin].allowed(url):
             self.excluded += 1
             return False
         return True
@@ -104,14 +114,14 @@ def map_site(crawls: Crawls, arguments: dict[str, Any], context: ToolContext) ->
     if robots.state == "unreachable":
         raise ToolError(f"robots.txt of {host_of(start)} could not be read ({robots.why}); the site is not "
                         "read for a while")
-    rules = _Filter(start, arguments, robots)
+    rules = _Filter(start, arguments, robots, lambda url: crawls.robots(url, deadline))
     pages, files = _from_sitemaps(crawls, start, robots, rules, deadline)
     source = "sitemap"
     if not pages:
         settled = crawls.settle(start, robots, deadline)
         if settled != start:  # the site lives under another host of its domain: its sitemap may be there
             start, robots = settled, crawls.robots(settled, deadline)
-            rules = _Filter(start, arguments, robots)
+            rules = _Filter(start, arguments, robots, lambda url: crawls.robots(url, deadline))
             pages, more = _from_sitemaps(crawls, start, robots, rules, deadline)
             files += more
     if not pages:
@@ -155,7 +165,7 @@ def _from_links(crawls: Crawls, start: str, rules: _Filter, limit: int, context:
     services = crawls.services
     stop = time.monotonic() + 3600.0 if context.deadline is None else context.deadline - DEADLINE_MARGIN
     gate = HostGate(services.store, services.config.fetch_per_host, services.config.timeout * 2 + 30.0)
-    delay = rules.robots.crawl_delay()
+    delay = rules.rules[origin_of(start)].crawl_delay()
     found: dict[str, SitePage] = {page_key(start): SitePage(start, "links")}  # by page key
     traps = TrapLimits()
     lock = threading.Lock()
