@@ -42,7 +42,7 @@ class Config:
     pdf_max_bytes: int = 32 * 1024 * 1024
     pdf_max_pages: int = 200
     fetch_concurrency: int = 16
-    fetch_per_host: int = 2
+    fetch_per_host: int = 6
     cache_ttl: float = 600.0
     backends: str = ""
     tools: str = ""
@@ -51,6 +51,7 @@ class Config:
     render_timeout: float = 8.0
     render_concurrency: int = 4
     fusion: int = 1
+    hedge_delay: float = 1.5
     search_cache_ttl: float = 300.0
     store: str = ""
     store_max_bytes: int = 64 * 1024 * 1024
@@ -142,6 +143,7 @@ _ENV_FIELDS: dict[str, tuple[str, type]] = {
     "WEBSEARCH_RENDER_TIMEOUT": ("render_timeout", float),
     "WEBSEARCH_RENDER_CONCURRENCY": ("render_concurrency", int),
     "WEBSEARCH_FUSION": ("fusion", int),
+    "WEBSEARCH_HEDGE_DELAY": ("hedge_delay", float),
     "WEBSEARCH_SEARCH_CACHE_TTL": ("search_cache_ttl", float),
     "WEBSEARCH_STORE": ("store", str),
     "WEBSEARCH_STORE_MAX_BYTES": ("store_max_bytes", int),
@@ -170,7 +172,7 @@ _MINIMUMS = {"timeout": 0.1, "max_line_bytes": 1024, "workers": 1, "tools_page_s
              "fetch_concurrency": 1, "render_timeout": 0.5, "render_concurrency": 1,
              "fetch_per_host": 1, "cache_ttl": 0.0, "search_cache_ttl": 0.0,
              "http_max_body": 1024, "http_timeout": 1.0, "http_threads": 1, "backend_timeout": 0.1,
-             "fusion": 1, "store_max_bytes": 0, "call_timeout": 1.0, "cooldown": 0.0,
+             "fusion": 1, "hedge_delay": 0.0, "store_max_bytes": 0, "call_timeout": 1.0, "cooldown": 0.0,
              **{entry.setting("min_interval"): 0.0 for entry in ENGINES}}
 
 LOG_LEVELS = ("debug", "info", "warning", "error")
