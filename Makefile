@@ -57,6 +57,7 @@ bench: $(VENV)/.bench  ## benchmarks (start-up, protocol, parsing, fetching, HTT
 	$(BIN)/python bench/answer_time.py
 	$(BIN)/python bench/reading_bench.py
 	$(BIN)/python bench/shell_bench.py
+	$(BIN)/python bench/worst_pages.py
 
 run: $(STAMP)  ## serve MCP on stdin/stdout
 	$(BIN)/websearch-mcp

@@ -159,7 +159,7 @@ def test_search_context_packs_relevant_passages_with_citations(pages, private_ok
     arguments = {"query": "executor polls future waker", "max_tokens": 300, "max_results": 3}
     result, _ = tool(private_ok, "search_context", arguments)
     text = result["content"][0]["text"]
-    assert text.startswith('## Context for "executor polls future waker"\n\n[1] ')
+    assert text.startswith('## Context for "executor polls future waker"\n\n[1]')
     assert "executor" in text and "\n### Sources\n[1] [Understanding Async Rust](" in text
     data = result["structuredContent"]
     assert data["estimated_tokens"] <= 300 and data["passages"]

@@ -56,6 +56,7 @@ class Config:
     store: str = ""
     store_max_bytes: int = 64 * 1024 * 1024
     call_timeout: float = 45.0
+    max_result_chars: int = 100_000
     cooldown: float = 60.0
     tavily_api_key: str = ""
     tavily_url: str = "https://api.tavily.com"
@@ -148,6 +149,7 @@ _ENV_FIELDS: dict[str, tuple[str, type]] = {
     "WEBSEARCH_STORE": ("store", str),
     "WEBSEARCH_STORE_MAX_BYTES": ("store_max_bytes", int),
     "WEBSEARCH_CALL_TIMEOUT": ("call_timeout", float),
+    "WEBSEARCH_MAX_RESULT_CHARS": ("max_result_chars", int),
     "WEBSEARCH_COOLDOWN": ("cooldown", float),
     "TAVILY_API_KEY": ("tavily_api_key", str),
     "WEBSEARCH_TAVILY_URL": ("tavily_url", str),
@@ -173,6 +175,7 @@ _MINIMUMS = {"timeout": 0.1, "max_line_bytes": 1024, "workers": 1, "tools_page_s
              "fetch_per_host": 1, "cache_ttl": 0.0, "search_cache_ttl": 0.0,
              "http_max_body": 1024, "http_timeout": 1.0, "http_threads": 1, "backend_timeout": 0.1,
              "fusion": 1, "hedge_delay": 0.0, "store_max_bytes": 0, "call_timeout": 1.0, "cooldown": 0.0,
+             "max_result_chars": 10_000,
              **{entry.setting("min_interval"): 0.0 for entry in ENGINES}}
 
 LOG_LEVELS = ("debug", "info", "warning", "error")

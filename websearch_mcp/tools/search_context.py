@@ -97,7 +97,10 @@ def run(services: Services, arguments: dict[str, Any], context: ToolContext) -> 
 
     query = arguments["query"]
     context.limit_wait(arguments.get("max_wait_seconds"))
-    answer = services.context.build(query, arguments["max_tokens"], arguments["max_results"], context)
+    # the passages are in the text and again in structuredContent: about eight characters a token in all
+    budget = services.config.max_result_chars
+    tokens = min(arguments["max_tokens"], max(200, (budget - 4000) // 9))
+    answer = services.context.build(query, tokens, arguments["max_results"], context)
     structured = {
         "query": query,
         "passages": answer.passage_rows(),
@@ -106,7 +109,10 @@ def run(services: Services, arguments: dict[str, Any], context: ToolContext) -> 
         "estimated_tokens": sum(estimate_tokens(p.text) for p in answer.passages),
         "failed": answer.failed,
     }
-    return ToolResult(text=render_markdown(query, answer), structured=structured)
+    text = render_markdown(query, answer)
+    if tokens < arguments["max_tokens"] and answer.passages:
+        text += templates.CONTEXT_BUDGET.format(tokens=tokens, budget=budget)
+    return ToolResult(text=text, structured=structured)
 
 
 SPEC = ToolSpec(

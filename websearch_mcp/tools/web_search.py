@@ -279,17 +279,22 @@ def seed_002_shape(answer: SearchAnswer, query: SearchQuery, started: float) -> 
 def attach_content(services: Services, results: list[dict[str, Any]], metadata: dict[str, Any],
                    max_chars: int, context: ToolContext) -> None:
     """Read every result's page and put its Markdown (or why it failed) into the result."""
+    from websearch_mcp.budget import share
     from websearch_mcp.services.pages import content_summary
 
     started = time.monotonic()
     outcomes = services.pages.read([r["url"] for r in results], context)
-    for result, outcome in zip(results, outcomes, strict=True):
+    # the pages share the answer's budget fairly (their Markdown is in the text and in the results)
+    wanted = [min(max_chars, len(o.document.markdown)) if o.document is not None else 0 for o in outcomes]
+    budget = services.config.max_result_chars
+    allowances = share(wanted, max(200 * len(results), (budget - 4000 - 1000 * len(results)) // 2))
+    for result, outcome, allowance in zip(results, outcomes, allowances, strict=True):
         if outcome.document is None:
             result["content_error"] = outcome.error
             if outcome.late:
                 result["content_late"] = True
         else:
-            result["content"] = content_summary(outcome.document, max_chars)
+            result["content"] = content_summary(outcome.document, max(200, allowance))
     successful = sum(1 for o in outcomes if o.document is not None)
     metadata["fetch_content"] = True
     metadata["content_fetch_stats"] = {"attempted": len(results), "successful": successful,
