@@ -8,6 +8,7 @@ import json
 import os
 import shutil
 import subprocess
+import threading
 import time
 import uuid
 from pathlib import Path
@@ -51,6 +52,9 @@ class AuthorizationServer:
             self.process.kill()
             raise RuntimeError(f"the authorization server did not start: {line}{self.process.stderr.read()}")
         self.issuer: str = json.loads(line)["issuer"]
+        self.output: list[str] = []  # what it prints later, read all along so that no pipe fills up
+        for stream in (self.process.stdout, self.process.stderr):
+            threading.Thread(target=lambda s=stream: self.output.extend(s), daemon=True).start()
 
     def close(self) -> None:
         """Stop the server (by its own pid) and wait for it."""

@@ -305,3 +305,91 @@ def test_the_stdio_path_imports_nothing_of_oauth(ddg, issuer):
     process = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, timeout=30)
     assert b"LOADED []" in process.stderr, process.stderr.decode()
     assert b'"serverInfo"' in process.stdout
+
+
+# -- the official SDK's client: discovery, registration, authorization code with PKCE -------------------
+
+REDIRECT_URI = "http://127.0.0.1:9/callback"  # never connected to: the test reads the code from the redirect
+
+
+class _Storage:
+    """The SDK's token storage, in memory."""
+
+    def __init__(self):
+        self.tokens = None
+        self.client_info = None
+
+    async def get_tokens(self):
+        return self.tokens
+
+    async def set_tokens(self, tokens):
+        self.tokens = tokens
+
+    async def get_client_info(self):
+        return self.client_info
+
+    async def set_client_info(self, client_info):
+        self.client_info = client_info
+
+
+def _follow_to_callback(url):
+    """What a browser does: follow the authorization server's redirects (its login and consent
+    complete on their own) until one points at the client's redirect URI; returns its parameters."""
+    from urllib.parse import parse_qs, urljoin, urlsplit
+
+    browser = requests.Session()
+    response = browser.get(url, allow_redirects=False, timeout=10)
+    for _ in range(10):
+        assert response.status_code in (302, 303), response.text
+        target = urljoin(response.url, response.headers["Location"])
+        if target.startswith(REDIRECT_URI):
+            return {k: v[0] for k, v in parse_qs(urlsplit(target).query).items()}
+        response = browser.get(target, allow_redirects=False, timeout=10)
+    raise AssertionError("the authorization server never redirected to the client")
+
+
+async def _sdk_session(base, mode):
+    from mcp import Client
+    from mcp.client.auth import AuthorizationCodeResult, OAuthClientProvider
+    from mcp.client.streamable_http import streamable_http_client
+    from mcp.shared._httpx_utils import create_mcp_http_client
+    from mcp.shared.auth import OAuthClientMetadata
+
+    storage, redirected = _Storage(), {}
+
+    async def redirect_handler(url):
+        redirected["url"] = url
+        redirected["params"] = _follow_to_callback(url)
+
+    async def callback_handler():
+        params = redirected["params"]
+        return AuthorizationCodeResult(code=params["code"], state=params.get("state"), iss=params.get("iss"))
+
+    metadata = OAuthClientMetadata(client_name="websearch-mcp test client", redirect_uris=[REDIRECT_URI],
+                                   grant_types=["authorization_code", "refresh_token"], response_types=["code"],
+                                   token_endpoint_auth_method="none")
+    auth = OAuthClientProvider(f"{base}/mcp", metadata, storage, redirect_handler, callback_handler)
+    async with create_mcp_http_client(auth=auth) as http, \
+            Client(streamable_http_client(f"{base}/mcp", http_client=http), mode=mode) as client:
+        tools = await client.list_tools()
+        result = await client.call_tool("web_search", {"query": "rust programming language", "max_results": 2})
+    return [t.name for t in tools.tools], result, storage, redirected["url"]
+
+
+@pytest.mark.parametrize("mode", ["legacy", "auto"])
+def test_the_sdk_client_registers_and_completes_the_pkce_flow(guarded, issuer, mode):
+    from urllib.parse import parse_qs, urlsplit
+
+    import anyio
+
+    base = guarded()
+    names, result, storage, authorization_url = anyio.run(_sdk_session, base, mode)
+    assert names[:2] == ["web_search", "instant_answer"]
+    assert result.structured_content["metadata"]["results_count"] == 2
+    asked = parse_qs(urlsplit(authorization_url).query)
+    assert asked["code_challenge_method"] == ["S256"] and asked["resource"] == [f"{base}/mcp"]
+    assert SCOPE in asked["scope"][0].split()  # read from the challenge's scope
+    assert storage.client_info.client_id  # registered dynamically
+    header, claimed = segments(storage.tokens.access_token)
+    assert claimed["aud"] == f"{base}/mcp" and claimed["iss"] == issuer.issuer and claimed["sub"] == "tester"
+    assert SCOPE in claimed["scope"].split() and header["alg"] == "RS256"

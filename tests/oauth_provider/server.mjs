@@ -48,6 +48,8 @@ function build(issuer) {
     cookies: { keys: cookieKeys },
     scopes: ['openid', 'offline_access', SCOPE],
     pkce: { required: () => true },
+    ttl: { AccessToken: 300, ClientCredentials: 300, AuthorizationCode: 60, Grant: 3600, IdToken: 300,
+           Interaction: 600, RefreshToken: 3600, Session: 3600 },
     findAccount: async (ctx, sub) => ({ accountId: sub, claims: async () => ({ sub }) }),
     interactions: { url: (ctx, interaction) => `/interaction/${interaction.uid}` },
     clientBasedCORS: () => true,
