@@ -57,7 +57,7 @@ def guarded(ddg, issuer):
         base = f"http://127.0.0.1:{port}"
         settings = {"oauth_issuer": issuer.issuer, "oauth_resource": f"{base}/mcp", "oauth_scopes": SCOPE,
                     "oauth_client_id": "websearch", "oauth_client_secret": "websearch-secret", **overrides}
-        server = make_http_server(config_for(ddg, **settings), "127.0.0.1", port, engine="stdlib")
+        server = make_http_server(config_for(ddg, **settings), "127.0.0.1", port)  # waitress, as users run it
         threading.Thread(target=server.serve, daemon=True).start()
         started.append(server)
         return base
