@@ -393,3 +393,17 @@ def test_the_sdk_client_registers_and_completes_the_pkce_flow(guarded, issuer, m
     header, claimed = segments(storage.tokens.access_token)
     assert claimed["aud"] == f"{base}/mcp" and claimed["iss"] == issuer.issuer and claimed["sub"] == "tester"
     assert SCOPE in claimed["scope"].split() and header["alg"] == "RS256"
+
+
+def test_while_the_issuer_is_down_cached_keys_still_verify_and_introspection_answers_503(ddg, guarded):
+    own = AuthorizationServer(provider_or_skip())
+    try:
+        base = guarded(oauth_issuer=own.issuer)
+        jwt_token = own.token(f"{base}/mcp")
+        opaque = own.token(f"{base}/mcp", client="opaque-service", secret="opaque-secret")
+    finally:
+        own.close()
+    assert post_mcp(base, jwt_token).status_code == 200  # its key was fetched at start-up
+    response = post_mcp(base, opaque)
+    assert response.status_code == 503 and response.headers["Retry-After"] == "5"
+    assert response.json() == {"error": "the authorization server could not be reached"}

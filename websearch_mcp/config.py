@@ -182,7 +182,8 @@ _MINIMUMS = {"timeout": 0.1, "max_line_bytes": 1024, "workers": 1, "tools_page_s
              "fetch_concurrency": 1, "render_timeout": 0.5, "render_concurrency": 1,
              "fetch_per_host": 1, "cache_ttl": 0.0, "search_cache_ttl": 0.0,
              "http_max_body": 1024, "http_timeout": 1.0, "http_threads": 1, "backend_timeout": 0.1,
-             "fusion": 1, "store_max_bytes": 0, "call_timeout": 1.0, "cooldown": 0.0, "oauth_introspection_cache": 0.0,
+             "fusion": 1, "store_max_bytes": 0, "call_timeout": 1.0, "cooldown": 0.0,
+             "oauth_introspection_cache": 0.0,
              **{entry.setting("min_interval"): 0.0 for entry in ENGINES}}
 
 LOG_LEVELS = ("debug", "info", "warning", "error")

@@ -145,4 +145,4 @@ server.listen(port, '127.0.0.1', () => {
   provider = build(issuer);
   process.stdout.write(`${JSON.stringify({ issuer })}\n`);
 });
-process.on('SIGTERM', () => server.close(() => process.exit(0)));
+process.on('SIGTERM', () => process.exit(0));  // open keep-alive connections must not hold the exit
