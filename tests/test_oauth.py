@@ -407,3 +407,31 @@ def test_while_the_issuer_is_down_cached_keys_still_verify_and_introspection_ans
     response = post_mcp(base, opaque)
     assert response.status_code == 503 and response.headers["Retry-After"] == "5"
     assert response.json() == {"error": "the authorization server could not be reached"}
+
+
+@pytest.mark.parametrize("how", ["websearch-mcp --http", "gunicorn"])
+def test_configured_from_the_environment_under_the_cli_and_gunicorn(ddg, issuer, how):
+    import shutil
+
+    from tests.helpers import wait_for_http
+
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    env = {**os.environ, **env_for(ddg), "WEBSEARCH_OAUTH_ISSUER": issuer.issuer,
+           "WEBSEARCH_OAUTH_RESOURCE": f"{base}/mcp", "WEBSEARCH_OAUTH_SCOPES": SCOPE}
+    if how == "gunicorn":
+        gunicorn = shutil.which("gunicorn", path=str(Path(sys.executable).parent))
+        assert gunicorn, "gunicorn is a test dependency"
+        command = [gunicorn, "-w", "2", "-b", f"127.0.0.1:{port}", "websearch_mcp.wsgi:app"]
+    else:
+        command = [sys.executable, "-m", "websearch_mcp", "--http", f"127.0.0.1:{port}"]
+    process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        wait_for_http(port)
+        metadata = requests.get(f"{base}/.well-known/oauth-protected-resource/mcp", timeout=10).json()
+        assert metadata["resource"] == f"{base}/mcp" and metadata["authorization_servers"] == [issuer.issuer]
+        assert post_mcp(base).headers["WWW-Authenticate"] == challenge(base)
+        assert post_mcp(base, issuer.token(f"{base}/mcp")).status_code == 200
+    finally:
+        process.terminate()
+        process.wait(10)
