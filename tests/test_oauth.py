@@ -277,6 +277,8 @@ def _serve_http(env_changes):
 @pytest.mark.parametrize("settings, message", [
     ({"WEBSEARCH_OAUTH_ISSUER": "http://127.0.0.1:{closed}", "WEBSEARCH_OAUTH_RESOURCE": "http://127.0.0.1:8000/mcp"},
      "no authorization server metadata could be read"),
+    ({"WEBSEARCH_OAUTH_ISSUER": "{localhost_issuer}", "WEBSEARCH_OAUTH_RESOURCE": "http://127.0.0.1:8000/mcp"},
+     "/.well-known/oauth-authorization-server names the issuer 'http://127.0.0.1:"),
     ({"WEBSEARCH_OAUTH_ISSUER": "{issuer}", "WEBSEARCH_OAUTH_RESOURCE": "http://websearch.example.com/mcp"},
      "must be https:// (plain http is accepted on loopback only)"),
     ({"WEBSEARCH_OAUTH_ISSUER": "{issuer}"}, "WEBSEARCH_OAUTH_ISSUER and WEBSEARCH_OAUTH_RESOURCE go together"),
@@ -285,7 +287,9 @@ def _serve_http(env_changes):
      "WEBSEARCH_OAUTH_CLIENT_ID and WEBSEARCH_OAUTH_CLIENT_SECRET go together"),
 ])
 def test_a_bad_oauth_configuration_stops_the_start_with_status_2(issuer, settings, message):
-    env = {k: v.format(closed=free_port(), issuer=issuer.issuer) for k, v in settings.items()}
+    other_name = issuer.issuer.replace("127.0.0.1", "localhost")  # the same server, not the issuer it names
+    env = {k: v.format(closed=free_port(), issuer=issuer.issuer, localhost_issuer=other_name)
+           for k, v in settings.items()}
     process = _serve_http(env)
     assert process.returncode == 2, process.stderr
     assert message in process.stderr

@@ -138,8 +138,6 @@ def make_guard(config: Config) -> OAuthGuard | None:
         raise ConfigError(f"WEBSEARCH_OAUTH_ISSUER needs the oauth extra ({err.name} is missing): in this checkout, "
                           ".venv/bin/pip install '.[oauth]'") from None
 
-    validator = TokenValidator(config.oauth_issuer, config.oauth_resource, client_id=config.oauth_client_id,
-                               client_secret=config.oauth_client_secret,
-                               cache_seconds=config.oauth_introspection_cache, timeout=config.timeout)
+    validator = TokenValidator(config)
     validator.start()
     return OAuthGuard(config, validator)

@@ -11,6 +11,7 @@ ids cannot turn this server into a load on the issuer.
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import threading
 import time
@@ -18,10 +19,11 @@ from typing import Any
 from urllib.parse import quote, urlsplit
 
 import jwt
-import requests
 
-from websearch_mcp import log
-from websearch_mcp.config import ConfigError
+from websearch_mcp import log, wire
+from websearch_mcp.config import Config, ConfigError
+from websearch_mcp.errors import UpstreamError
+from websearch_mcp.http_client import HttpClient
 
 SKEW_SECONDS = 30  # clocks of the issuer and this server may differ by this much
 REFETCH_SECONDS = 10.0  # an unknown kid fetches the key set again at most this often
@@ -44,9 +46,24 @@ def metadata_urls(issuer: str) -> list[str]:
     """Where the issuer's metadata may be: RFC 8414's path-inserted form, then OpenID Connect's two forms."""
     parts = urlsplit(issuer)
     origin, path = f"{parts.scheme}://{parts.netloc}", parts.path.rstrip("/")
-    return [f"{origin}/.well-known/oauth-authorization-server{path}",
-            f"{origin}{path}/.well-known/openid-configuration",
-            f"{origin}/.well-known/openid-configuration{path}"]
+    return list(dict.fromkeys([f"{origin}/.well-known/oauth-authorization-server{path}",
+                               f"{origin}{path}/.well-known/openid-configuration",
+                               f"{origin}/.well-known/openid-configuration{path}"]))
+
+
+def fetch_json(client: HttpClient, url: str, **options: Any) -> tuple[int, Any]:
+    """(status, decoded JSON body or None) of one request through the project's HTTP client, asked once and
+    never redirected (a token in a form body must not follow a redirect); IssuerUnavailable if it fails."""
+    method = "POST" if "data" in options else "GET"
+    try:
+        response = client.request(method, url, retries=0, follow_redirects=False, max_bytes=1024 * 1024,
+                                  headers={"Accept": "application/json", **options.pop("headers", {})}, **options)
+    except UpstreamError as err:
+        raise IssuerUnavailable(err.message) from None
+    try:
+        return response.status, wire.loads(response.body.decode("utf-8"))
+    except (wire.DecodeError, UnicodeDecodeError):
+        return response.status, None
 
 
 def _scopes(claims: dict[str, Any]) -> list[str]:
@@ -58,8 +75,8 @@ def _scopes(claims: dict[str, Any]) -> list[str]:
 class KeySet:
     """The issuer's JSON Web Key Set, fetched again when old or when a token names an unknown kid."""
 
-    def __init__(self, session: requests.Session, jwks_uri: str, timeout: float) -> None:
-        self.session, self.jwks_uri, self.timeout = session, jwks_uri, timeout
+    def __init__(self, client: HttpClient, jwks_uri: str) -> None:
+        self.client, self.jwks_uri = client, jwks_uri
         self.keys: list[dict[str, Any]] = []
         self.fetched_at = 0.0
         self.refetched_at = float("-inf")
@@ -68,14 +85,10 @@ class KeySet:
 
     def load(self) -> None:
         """Fetch the key set (IssuerUnavailable when it cannot be had)."""
-        try:
-            response = self.session.get(self.jwks_uri, timeout=self.timeout, allow_redirects=False)
-            response.raise_for_status()
-            keys = response.json().get("keys")
-        except (requests.RequestException, ValueError, AttributeError) as err:
-            raise IssuerUnavailable(f"{self.jwks_uri}: {type(err).__name__}") from None
-        if not isinstance(keys, list):
-            raise IssuerUnavailable(f"{self.jwks_uri}: no keys")
+        status, document = fetch_json(self.client, self.jwks_uri)
+        keys = document.get("keys") if isinstance(document, dict) else None
+        if status != 200 or not isinstance(keys, list):
+            raise IssuerUnavailable(f"{self.jwks_uri} answered HTTP {status} without a key set")
         self.keys = [k for k in keys if isinstance(k, dict) and k.get("use", "sig") == "sig"]
         self.fetched_at = time.monotonic()
         self.fetches += 1
@@ -112,10 +125,11 @@ class KeySet:
 class Introspection:
     """RFC 7662 with this server's client credentials; answers are kept for a short while."""
 
-    def __init__(self, session: requests.Session, endpoint: str, client_id: str, client_secret: str,
-                 cache_seconds: float, timeout: float) -> None:
-        self.session, self.endpoint, self.timeout = session, endpoint, timeout
-        self.auth = (quote(client_id, safe=""), quote(client_secret, safe=""))  # RFC 6749 2.3.1
+    def __init__(self, client: HttpClient, endpoint: str, client_id: str, client_secret: str,
+                 cache_seconds: float) -> None:
+        self.client, self.endpoint = client, endpoint
+        pair = f"{quote(client_id, safe='')}:{quote(client_secret, safe='')}"  # RFC 6749 2.3.1
+        self.authorization = "Basic " + base64.b64encode(pair.encode()).decode()
         self.cache_seconds = cache_seconds
         self._cache: dict[str, tuple[float, dict[str, Any] | None]] = {}
         self._lock = threading.Lock()
@@ -141,28 +155,23 @@ class Introspection:
         return answer
 
     def _post(self, token: str) -> dict[str, Any] | None:
-        try:
-            response = self.session.post(self.endpoint, data={"token": token, "token_type_hint": "access_token"},
-                                         auth=self.auth, timeout=self.timeout, allow_redirects=False,
-                                         headers={"Accept": "application/json"})
-            response.raise_for_status()
-            answer = response.json()
-        except (requests.RequestException, ValueError) as err:
-            raise IssuerUnavailable(f"introspection: {type(err).__name__}") from None
-        return answer if isinstance(answer, dict) and answer.get("active") is True else None
+        form = {"token": token, "token_type_hint": "access_token"}
+        headers = {"Authorization": self.authorization}
+        status, answer = fetch_json(self.client, self.endpoint, data=form, headers=headers)
+        if status != 200 or not isinstance(answer, dict):
+            raise IssuerUnavailable(f"the introspection endpoint answered HTTP {status}")
+        return answer if answer.get("active") is True else None
 
 
 class TokenValidator:
     """Checks bearer tokens for one issuer and one resource."""
 
-    def __init__(self, issuer: str, resource: str, client_id: str = "", client_secret: str = "",
-                 cache_seconds: float = 30.0, timeout: float = 10.0) -> None:
-        self.issuer = issuer
+    def __init__(self, config: Config) -> None:
+        self.config = config
+        self.issuer = config.oauth_issuer
+        resource = config.oauth_resource
         self.audiences = list(dict.fromkeys([resource, resource.rstrip("/"), resource.rstrip("/") + "/"]))
-        self.resource = resource
-        self.client_id, self.client_secret = client_id, client_secret
-        self.cache_seconds, self.timeout = cache_seconds, timeout
-        self.session = requests.Session()
+        self.client = HttpClient(config)  # the issuer may sit on the LAN: the configured URLs are trusted
         self.advertised: set[str] = set()
         self.keys: KeySet | None = None
         self.introspection: Introspection | None = None
@@ -173,18 +182,18 @@ class TokenValidator:
         self.issuer = str(metadata["issuer"])  # as the issuer writes it: tokens carry this exact string
         self.advertised = {str(a) for a in metadata.get("id_token_signing_alg_values_supported") or []}
         if metadata.get("jwks_uri"):
-            self.keys = KeySet(self.session, str(metadata["jwks_uri"]), self.timeout)
+            self.keys = KeySet(self.client, str(metadata["jwks_uri"]))
             try:
                 self.keys.load()
             except IssuerUnavailable as err:
                 raise ConfigError(f"WEBSEARCH_OAUTH_ISSUER: the issuer's keys could not be fetched ({err})") from None
-        if self.client_id:
+        if self.config.oauth_client_id:
             endpoint = metadata.get("introspection_endpoint")
             if not endpoint:
                 raise ConfigError("WEBSEARCH_OAUTH_CLIENT_ID is set for introspection, but the issuer's metadata names "
                                   "no introspection_endpoint")
-            self.introspection = Introspection(self.session, str(endpoint), self.client_id, self.client_secret,
-                                               self.cache_seconds, self.timeout)
+            self.introspection = Introspection(self.client, str(endpoint), self.config.oauth_client_id,
+                                               self.config.oauth_client_secret, self.config.oauth_introspection_cache)
         if self.keys is None and self.introspection is None:
             raise ConfigError("the issuer publishes no jwks_uri: set WEBSEARCH_OAUTH_CLIENT_ID and "
                               "WEBSEARCH_OAUTH_CLIENT_SECRET so that its tokens can be introspected")
@@ -193,19 +202,19 @@ class TokenValidator:
         problems = []
         for url in metadata_urls(self.issuer):
             try:
-                response = self.session.get(url, timeout=self.timeout, allow_redirects=False)
-                document = response.json() if response.status_code == 200 else None
-            except (requests.RequestException, ValueError) as err:
-                problems.append(f"{url}: {type(err).__name__}")
+                status, document = fetch_json(self.client, url)
+            except IssuerUnavailable as err:
+                problems.append(str(err))
                 continue
-            if not isinstance(document, dict):
-                problems.append(f"{url}: HTTP {response.status_code}")
+            if status != 200 or not isinstance(document, dict):
+                problems.append(f"{url} answered HTTP {status}")
             elif str(document.get("issuer", "")).rstrip("/") != self.issuer.rstrip("/"):
-                problems.append(f"{url}: names the issuer {document.get('issuer')!r}")
+                problems.append(f"{url} names the issuer {document.get('issuer')!r}")
             else:
                 return document
+        urls = metadata_urls(self.issuer)
         raise ConfigError(f"WEBSEARCH_OAUTH_ISSUER={self.issuer!r}: no authorization server metadata could be read "
-                          f"({'; '.join(problems)})")
+                          f"at {', '.join(urls[:-1])} or {urls[-1]} ({'; '.join(dict.fromkeys(problems))})")
 
     def algorithms(self) -> set[str]:
         """The asymmetric algorithms the issuer advertises (all of them when it names none)."""
