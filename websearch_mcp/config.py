@@ -70,6 +70,12 @@ class Config:
     servers_file: str = ""
     backend_timeout: float = 60.0
     lightweight_list: bool = False
+    oauth_issuer: str = ""
+    oauth_resource: str = ""
+    oauth_scopes: str = ""
+    oauth_client_id: str = ""
+    oauth_client_secret: str = ""
+    oauth_introspection_cache: float = 30.0
 
     def __init__(self, **values: Any) -> None:
         for name, value in values.items():
@@ -163,6 +169,12 @@ _ENV_FIELDS: dict[str, tuple[str, type]] = {
     "WEBSEARCH_SERVERS": ("servers_file", str),
     "WEBSEARCH_BACKEND_TIMEOUT": ("backend_timeout", float),
     "WEBSEARCH_LIGHTWEIGHT_LIST": ("lightweight_list", bool),
+    "WEBSEARCH_OAUTH_ISSUER": ("oauth_issuer", str),
+    "WEBSEARCH_OAUTH_RESOURCE": ("oauth_resource", str),
+    "WEBSEARCH_OAUTH_SCOPES": ("oauth_scopes", str),
+    "WEBSEARCH_OAUTH_CLIENT_ID": ("oauth_client_id", str),
+    "WEBSEARCH_OAUTH_CLIENT_SECRET": ("oauth_client_secret", str),
+    "WEBSEARCH_OAUTH_INTROSPECTION_CACHE": ("oauth_introspection_cache", float),
 }
 _ENV_NAMES = {field: name for name, (field, _) in _ENV_FIELDS.items()}
 _TRUE = ("1", "true", "yes", "on")
@@ -175,7 +187,7 @@ _MINIMUMS = {"timeout": 0.1, "max_line_bytes": 1024, "workers": 1, "tools_page_s
              "fetch_per_host": 1, "cache_ttl": 0.0, "search_cache_ttl": 0.0,
              "http_max_body": 1024, "http_timeout": 1.0, "http_threads": 1, "backend_timeout": 0.1,
              "fusion": 1, "hedge_delay": 0.0, "store_max_bytes": 0, "call_timeout": 1.0, "cooldown": 0.0,
-             "max_result_chars": 10_000,
+             "max_result_chars": 10_000, "oauth_introspection_cache": 0.0,
              **{entry.setting("min_interval"): 0.0 for entry in ENGINES}}
 
 LOG_LEVELS = ("debug", "info", "warning", "error")
@@ -234,6 +246,10 @@ def validate(config: Config) -> Config:
         raise ConfigError(f"WEBSEARCH_HTTP_SERVER={config.http_server!r}: must be auto, waitress or stdlib")
     if config.log_level.lower() not in LOG_LEVELS:
         raise ConfigError(f"WEBSEARCH_LOG_LEVEL={config.log_level!r}: must be one of {', '.join(LOG_LEVELS)}")
+    if config.oauth_issuer or config.oauth_resource:
+        from websearch_mcp.transports.http.oauth import check_settings
+
+        check_settings(config)
     kind, _ = describe_store(config)
     if kind == "redis":
         import importlib.util

@@ -169,7 +169,7 @@ def make_http_server(config: Config, host: str, port: int, app: Any = None, engi
 def serve_http(config: Config, address: str) -> int:
     """Serve until interrupted; prints the URL it listens on to stderr."""
     host, port = parse_address(address)
-    if host not in ("127.0.0.1", "localhost", "::1") and not config.http_token:
+    if host not in ("127.0.0.1", "localhost", "::1") and not (config.http_token or config.oauth_issuer):
         log.warning(f"serving on {host}, beyond this machine, without WEBSEARCH_HTTP_TOKEN: anyone who can "
                     "reach the port can use it; set WEBSEARCH_HTTP_TOKEN to require a bearer token")
     served = make_http_server(config, host, port)
