@@ -69,7 +69,7 @@ def test_https_goes_to_the_proxy_as_a_connect(seen):
 
 def test_no_proxy_sends_the_name_to_the_local_resolver(seen):
     error = _failure(seen["direct"], "docs.example.test")
-    assert "could not resolve docs.example.test" in error
+    assert "could not resolve the host name docs.example.test" in error
 
 
 def test_the_browser_proxy_forwards_to_the_same_proxy(seen):

@@ -19,7 +19,11 @@ DEFAULT_USER_AGENT = (
 
 
 class ConfigError(ValueError):
-    """A setting has a value the server cannot use."""
+    """A setting has a value the server cannot use; `field` names it when it is one setting's value."""
+
+    def __init__(self, message: str, field: str = "") -> None:
+        super().__init__(message)
+        self.field = field
 
 
 class Config:
@@ -209,6 +213,11 @@ def _parse(raw: str, kind: type) -> object:
 def load_config(environ: Mapping[str, str] | None = None) -> Config:
     """Build a Config from environment variables; unset or empty ones keep their defaults."""
     env = os.environ if environ is None else environ
+    if any(name.startswith("WEBSEARCH_") and name not in _ENV_FIELDS for name in env):
+        from websearch_mcp import log
+
+        for line in unknown_settings(env):
+            log.warning(line)
     values: dict[str, object] = {}
     for name, (field, kind) in _ENV_FIELDS.items():
         raw = env.get(name, "").strip()
@@ -222,16 +231,50 @@ def load_config(environ: Mapping[str, str] | None = None) -> Config:
     return validate(Config().with_overrides(**values))
 
 
+def _is_program(path: str) -> bool:
+    """Whether a path (or a name on PATH) is an executable file."""
+    import shutil
+
+    return shutil.which(path) is not None
+
+
+# Variables of this family that are read elsewhere than in this table (gunicorn's settings module,
+# the benchmarks).
+_OTHER_NAMES = ("WEBSEARCH_GUNICORN_BIND",)
+
+
+def unknown_settings(environ: Mapping[str, str]) -> list[str]:
+    """One line for each WEBSEARCH_* variable no setting reads (a typo), naming the closest known one."""
+    import difflib
+
+    known = [*_ENV_FIELDS, *_OTHER_NAMES]
+    lines = []
+    for name in sorted(environ):
+        if not name.startswith("WEBSEARCH_") or name in known or name.startswith("WEBSEARCH_BENCH"):
+            continue
+        close = difflib.get_close_matches(name, known, n=1, cutoff=0.75)
+        hint = f"; did you mean {close[0]}?" if close else " (see the README's settings)"
+        lines.append(f"{name} is not a setting websearch-mcp reads{hint}")
+    return lines
+
+
 def setting_name(field: str) -> str:
     """The environment variable of a Config field."""
     return _ENV_NAMES.get(field, field)
 
 
 def validate(config: Config) -> Config:
-    """Refuse values that are out of range (naming the variable); return the config unchanged."""
+    """Refuse values that are out of range (naming the variable); return the config unchanged. Values
+    from flags come through here too (the CLI names the flag)."""
     for field, minimum in _MINIMUMS.items():
-        if config.get(field) < minimum:
-            raise ConfigError(f"{setting_name(field)}={config.get(field)!r}: must be at least {minimum}")
+        value = config.get(field)
+        if value != value or value in (float("inf"), float("-inf")):
+            raise ConfigError(f"{setting_name(field)}={value!r}: must be a finite number", field)
+        if value < minimum:
+            raise ConfigError(f"{setting_name(field)}={value!r}: must be at least {minimum}", field)
+    if config.browser.strip() and not _is_program(config.browser.strip()):
+        raise ConfigError(f"WEBSEARCH_BROWSER={config.browser!r}: no such program (give the path of a Chrome or "
+                          "Chromium executable, or leave it unset to use the first one found)", "browser")
     for name in backend_order(config):
         if name not in BY_NAME:
             raise ConfigError(f"WEBSEARCH_BACKENDS names {name!r}; known backends: {', '.join(BY_NAME)}")
@@ -239,7 +282,7 @@ def validate(config: Config) -> Config:
         if name not in BUILT_IN_TOOLS:
             raise ConfigError(f"WEBSEARCH_TOOLS names {name!r}; known tools: {', '.join(BUILT_IN_TOOLS)}")
         if name.startswith("tavily_") and not config.tavily_api_key.strip():
-            raise ConfigError(f"WEBSEARCH_TOOLS names {name!r}, which needs WEBSEARCH_TAVILY_API_KEY")
+            raise ConfigError(f"WEBSEARCH_TOOLS names {name!r}, which needs TAVILY_API_KEY")
     if config.render not in RENDER_MODES:
         raise ConfigError(f"WEBSEARCH_RENDER={config.render!r}: must be one of {', '.join(RENDER_MODES)}")
     if config.http_server not in ("auto", "waitress", "stdlib"):

@@ -69,6 +69,8 @@ BUDGET_SHARED = ("\n\n_These pages shared this answer's budget of {budget} chara
 PAGE_NO_HEADINGS = "\n_The page has no headings ({total} characters); read it with start_index._\n"
 PAGE_PASSAGES = ("\n_The {count} passages of {total_passages} that best match the query, best first. To read on "
                  "around one, call fetch_content with its start_index._\n")
+PAGE_PASSAGE_ONE = ("\n_The passage of {total_passages} that best matches the query. To read on around it, call "
+                    "fetch_content with its start_index._\n")
 PAGE_PASSAGE = "\n### {path} (start_index {start})\n\n{text}\n"
 PAGE_NO_PASSAGE = "\n_No passage of this page matches the query; read it in order with start_index 0._\n"
 FAILED_HEADER = "## Failed URLs\n"

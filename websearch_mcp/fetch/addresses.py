@@ -97,7 +97,7 @@ class AddressGuard:
         try:
             infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
         except (socket.gaierror, UnicodeError) as err:
-            raise UnresolvedHostError(f"could not resolve {host} ({err})") from None
+            raise UnresolvedHostError(f"could not resolve the host name {host} ({err})") from None
         seen: list[tuple[int, str]] = []
         for family, _, _, _, sockaddr in infos:
             pair = (family, str(sockaddr[0]).split("%")[0])

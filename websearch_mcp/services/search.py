@@ -262,9 +262,13 @@ class SearchService:
             if isinstance(only, SearchFailed):
                 return only
             kind = "rate_limited_or_captcha" if blocked else "backend_unavailable"
-            return SearchFailed(only.message, error_type=kind, retry_after=only.retry_after, blocked=blocked)
-        offline = any(isinstance(e, (UpstreamConnectionError, UpstreamTimeout)) or templates.NETWORK_HINT in e.message
-                      for e in errors)
+            name = str(failures[0][0])
+            label = BY_NAME[name].label if name in BY_NAME else name
+            message = only.message if only.message.startswith(label) else f"{label}: {only.message}"
+            if _looks_offline(only) and templates.NETWORK_HINT not in message:
+                message += "\n" + templates.NETWORK_HINT
+            return SearchFailed(message, error_type=kind, retry_after=only.retry_after, blocked=blocked)
+        offline = any(_looks_offline(e) for e in errors)
         reasons = "\n".join(templates.ENGINE_FAILED_ITEM.format(
             backend=t["backend"], reason=t["reason"].replace(templates.NETWORK_HINT, "").strip())
             for t in tried if t["status"] != "answered")
@@ -278,3 +282,8 @@ class SearchService:
                             error_type=structured.error_type if structured else (
                                 "rate_limited_or_captcha" if blocked else "backend_unavailable"),
                             details=message, attempted_instances=attempted, retry_after=retry, blocked=blocked)
+
+
+def _looks_offline(error: UpstreamError) -> bool:
+    """Whether a failure is the network's (no route, no name, no answer) rather than the engine's."""
+    return isinstance(error, (UpstreamConnectionError, UpstreamTimeout)) or templates.NETWORK_HINT in error.message

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from websearch_mcp import templates
 from websearch_mcp.call_context import ToolContext
+from websearch_mcp.errors import InvalidArguments
 from websearch_mcp.tools.registry import ToolResult, ToolSpec
 
 TYPE_CHECKING = False
@@ -112,7 +113,8 @@ def _render_outline(sections: list[dict[str, Any]], total: int, left_out: int = 
 def _render_passages(found: list[dict[str, Any]], total_passages: int) -> str:
     if not found:
         return templates.PAGE_NO_PASSAGE
-    text = templates.PAGE_PASSAGES.format(count=len(found), total_passages=total_passages)
+    template = templates.PAGE_PASSAGE_ONE if len(found) == 1 else templates.PAGE_PASSAGES
+    text = template.format(count=len(found), total_passages=total_passages)
     for passage in found:
         path = " › ".join(passage["heading_path"]) or "(top of the page)"
         text += templates.PAGE_PASSAGE.format(path=path, start=passage["start_index"], text=passage["text"])
@@ -181,7 +183,11 @@ def run(services: Services, arguments: dict[str, Any], context: ToolContext) -> 
             read.append(outcome)
     order = {url: index for index, url in enumerate(merge_urls(arguments["urls"]))}
     failed.sort(key=lambda f: order.get(f["url"], len(order)))  # in the order given, whatever failed why
-    return _within_budget(read, failed, arguments, services.config.max_result_chars)
+    result = _within_budget(read, failed, arguments, services.config.max_result_chars)
+    if not valid:  # nothing could even be asked for: the caller's mistake, not an upstream failure
+        result.error = InvalidArguments("Invalid argument 'urls': no URL can be fetched (" + "; ".join(
+            f"{f['url']}: {f['error']}" for f in failed) + ")", parameter="urls", rule="format")
+    return result
 
 
 def _within_budget(read: list[Any], failed: list[dict[str, Any]], arguments: dict[str, Any],

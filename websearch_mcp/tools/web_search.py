@@ -7,9 +7,9 @@ import time
 from websearch_mcp import templates
 from websearch_mcp.call_context import ToolContext
 from websearch_mcp.engines.table import BY_NAME
-from websearch_mcp.errors import InvalidArguments
 from websearch_mcp.tools.fetch_content import MAX_WAIT
 from websearch_mcp.tools.registry import ToolResult, ToolSpec
+from websearch_mcp.tools.validation import QUERY_LIMITS, check_search_query
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -27,6 +27,7 @@ INPUT_SCHEMA: dict[str, Any] = {
         "query": {
             "type": "string",
             "description": "検索キーワード",
+            **QUERY_LIMITS,
         },
         "max_results": {
             "type": "integer",
@@ -217,24 +218,11 @@ def render_markdown(query: str, results: list[dict[str, Any]], source: str = SOU
     return "".join(parts)
 
 
-MAX_QUERY_CHARS = 499  # DuckDuckGo refuses longer queries
-
-
-def _check_query(query: str) -> None:
-    if not query.strip():
-        raise InvalidArguments("Invalid argument 'query': must not be empty (minLength)", parameter="query",
-                               rule="minLength")
-    if len(query) > MAX_QUERY_CHARS:
-        raise InvalidArguments(f"Invalid argument 'query': must be at most {MAX_QUERY_CHARS} characters, "
-                               f"got {len(query)} (maxLength; DuckDuckGo refuses longer queries)",
-                               parameter="query", rule="maxLength")
-
-
 def search_query(arguments: dict[str, Any]) -> SearchQuery:
     """The engine-neutral query of validated arguments."""
     from websearch_mcp.engines.base import SearchQuery
 
-    _check_query(arguments["query"])
+    check_search_query(arguments["query"])
     return SearchQuery(query=arguments["query"], max_results=arguments["max_results"], region=arguments["region"],
                        language=arguments.get("language", ""), safe_search=arguments["safe_search"],
                        time_range=arguments["time_range"], page=arguments["page"], category=arguments["category"])
