@@ -22,7 +22,7 @@ LAST_GOOD = "searxng.last_good:"  # + the instance list: the one that answered l
 
 def build_params(query: SearchQuery) -> dict[str, str]:
     """The query string of /search?format=json for a query."""
-    params = {"q": query.query, "format": "json", "categories": query.category,
+    params = {"q": query.text, "format": "json", "categories": query.category,
               "safesearch": SAFE_SEARCH[query.safe_search], "pageno": str(query.page)}
     if query.language:
         params["language"] = query.language
