@@ -3,9 +3,7 @@ fields of each result, the line under each title, and thumbnails as MCP image co
 
 from __future__ import annotations
 
-import base64
 import time
-from concurrent.futures import ThreadPoolExecutor
 
 from websearch_mcp.errors import InvalidArguments
 
@@ -74,6 +72,8 @@ def kind_line(result: dict[str, Any], category: str) -> str:
 def thumbnails(services: Services, results: list[dict[str, Any]], context: ToolContext) -> list[dict[str, Any]]:
     """Up to four thumbnails as MCP image content, read through the guarded page fetcher's client
     (every address checked), each capped in size; the ones that fail are left out."""
+    from concurrent.futures import ThreadPoolExecutor
+
     urls = [r["thumbnail_url"] for r in results if r.get("thumbnail_url")][:MAX_THUMBNAILS]
     if not urls:
         return []
@@ -86,6 +86,8 @@ def thumbnails(services: Services, results: list[dict[str, Any]], context: ToolC
 
 
 def _thumbnail(services: Services, url: str, deadline: float) -> dict[str, Any] | None:
+    import base64
+
     from websearch_mcp import log
     from websearch_mcp.errors import ToolError, UpstreamError
     from websearch_mcp.fetch.addresses import check_url
