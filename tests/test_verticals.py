@@ -328,3 +328,22 @@ def test_domains_are_normalised():
 
     assert normalise_domain(" https://WWW.Example.com:8080/path ") == "www.example.com"
     assert normalise_domain("bbc.co.uk/news") == "bbc.co.uk"
+
+
+def test_searxng_results_carry_their_image_and_video_fields():
+    import json
+
+    from websearch_mcp.engines.searxng import parse_results
+
+    images = parse_results(json.loads((FIXTURES / "searxng/search-images-attention-is-all-you-need-2026-08.json")
+                                      .read_bytes())).hits
+    first = images[0]
+    assert (first.url, first.image_url, first.thumbnail_url, first.width, first.height, first.source) == (
+        "https://biodagar.com/attention-is-all-you-need-pdf-lecture-de-attention-is-all-you-need/",
+        "https://heung-bae-lee.github.io/image/attention_is_all_you_need_01.png",
+        "https://ts2.mm.bing.net/th?id=OIP.UVSGcRQrjE6FUkXXf9mp1gHaE-&pid=15.1", 1882, 1264, "biodagar.com")
+    assert (images[1].width, images[1].height) == (680, 470)  # written "680x470"
+    videos = parse_results(json.loads((FIXTURES / "searxng/search-videos-attention-is-all-you-need-2026-08.json")
+                                      .read_bytes())).hits
+    assert len(videos) == 48 and videos[0].duration == "36:44" and videos[0].url.endswith("v=XowwKOAWYoQ")
+    assert videos[0].thumbnail_url.startswith("https://th.bing.com/th/id/OVP.zC5iXyBlkqksgZca4WUAPAHgFo")
