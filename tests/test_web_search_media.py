@@ -132,8 +132,8 @@ def test_image_results_and_their_thumbnails(upstream):
                                    "include_thumbnails": True}, WEBSEARCH_ALLOW_PRIVATE_URLS="1")
     text, *pictures = result["content"]
     assert text["text"].startswith('## Web Search Results for "rust programming"\n\n### 1. Rust Programming '
-                                   "Language\n_2048×1024 · on rust-lang.org · file: https://www.rust-lang.org/static/"
-                                   "images/rust-social-wide.jpg_\n**URL:** https://rust-lang.org/\n")
+                                   "Language\n_2048×1024 · on rust-lang.org_ · **Image:** https://www.rust-lang.org/"
+                                   "static/images/rust-social-wide.jpg\n**URL:** https://rust-lang.org/\n")
     assert [p["type"] for p in pictures] == ["image"] * 3  # four asked, the oversized one left out
     assert base64.b64decode(pictures[0]["data"]) == tiny_png() and pictures[0]["mimeType"] == "image/png"
     first = result["structuredContent"]["results"][0]

@@ -52,21 +52,23 @@ def media_fields(hit: SearchHit) -> dict[str, Any]:
 
 
 def kind_line(result: dict[str, Any], category: str) -> str:
-    """The line under a result's title: news its source and date; images their size and the page
-    showing them (and the file); videos their duration, publisher and date. '' when nothing is known."""
+    """The line under a result's title: news its source and date; images their size, the site
+    showing them and the file; videos their duration, publisher and date. '' when nothing is known."""
     date = (result.get("published_date") or "")[:10] if category != "general" else ""
+    file = ""
     if category == "news":
         parts = [result.get("source"), date]
     elif category == "images":
         size = f"{result['width']}×{result['height']}" if result.get("width") and result.get("height") else ""
-        page = f"on {result['source']}" if result.get("source") else ""
-        parts = [size, page, f"file: {result['image_url']}" if result.get("image_url") else ""]
+        parts = [size, f"on {result['source']}" if result.get("source") else ""]
+        file = f"**Image:** {result['image_url']}" if result.get("image_url") else ""  # outside the italics:
+        # a URL's underscores would end them
     elif category == "videos":
         parts = [result.get("duration"), result.get("source"), date]
     else:
         return ""
     text = " · ".join(str(p) for p in parts if p)
-    return f"_{text}_" if text else ""
+    return " · ".join(filter(None, (f"_{text}_" if text else "", file)))
 
 
 def thumbnails(services: Services, results: list[dict[str, Any]], context: ToolContext) -> list[dict[str, Any]]:
