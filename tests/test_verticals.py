@@ -347,3 +347,14 @@ def test_searxng_results_carry_their_image_and_video_fields():
                                       .read_bytes())).hits
     assert len(videos) == 48 and videos[0].duration == "36:44" and videos[0].url.endswith("v=XowwKOAWYoQ")
     assert videos[0].thumbnail_url.startswith("https://th.bing.com/th/id/OVP.zC5iXyBlkqksgZca4WUAPAHgFo")
+
+
+def test_duckduckgo_reads_on_where_its_next_link_points(upstream):
+    upstream.route("GET", "/ddg/", Reply.fixture(DDG_TOKEN))
+    upstream.route("GET", "/ddg/news.js", Reply.fixture("engines/duckduckgo/news/ddg_news-js_rust-programming_"
+                                                        "2026-08.json"))
+    answer = service(upstream).search(SearchQuery("rust programming", category="news", max_results=20))
+    first, second = [r.query for r in upstream.requests if r.path == "/ddg/news.js"]
+    assert "s" not in first and second["s"] == "30"  # `"next":"news.js?…&s=30&…"`, not the 13 read
+    assert second["vqd"] == DDG_TOKEN_VALUE and len(answer.hits) == 13  # the same answer again: nothing new
+    assert answer.extras["pages_fetched"] == 3  # the token page and two JSON pages

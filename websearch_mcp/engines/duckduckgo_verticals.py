@@ -6,10 +6,10 @@ from __future__ import annotations
 import json
 import re
 from typing import Any
-from urllib.parse import urljoin
+from urllib.parse import parse_qs, urljoin, urlsplit
 
-from websearch_mcp.engines.base import EngineAnswer, Outbound, ResultsPage, SearchHit, SearchQuery, Turn, no_result_list
-from websearch_mcp.engines.vertical import VerticalEngine
+from websearch_mcp.engines.base import EngineAnswer, Outbound, SearchHit, SearchQuery, Turn, no_result_list
+from websearch_mcp.engines.vertical import VerticalEngine, VerticalPage
 from websearch_mcp.errors import BlockedError
 
 # `vqd="4-2544…"` in the page's settings, `vqd=4-2544…` in its script URLs; older pages had
@@ -45,12 +45,17 @@ def results_of(engine: VerticalEngine, body: bytes) -> list[dict[str, Any]]:
     return [item for item in results if isinstance(item, dict)]
 
 
-def more_after(body: bytes) -> bool:
-    """Whether a JSON answer names a next page (its `next` field)."""
+def next_offset(body: bytes) -> int | None:
+    """Where the next page starts, from a JSON answer's `next` link (`news.js?…&s=30&…`); None when
+    the answer names no next page."""
     try:
-        return bool(json.loads(body.decode("utf-8")).get("next"))
+        link = json.loads(body.decode("utf-8")).get("next")
     except (UnicodeDecodeError, ValueError, AttributeError):
-        return False
+        return None
+    if not isinstance(link, str) or not link:
+        return None
+    start = (parse_qs(urlsplit(link).query).get("s") or ["0"])[0]
+    return int(start) if start.isdigit() else 0
 
 
 class DuckDuckGoVertical(VerticalEngine):
@@ -79,10 +84,11 @@ class DuckDuckGoVertical(VerticalEngine):
         """One result as a hit (None for an item without a link)."""
         raise NotImplementedError
 
-    def parse(self, body: bytes) -> ResultsPage:
-        """The hits of one JSON page; BlockedError when it is not one."""
+    def parse(self, body: bytes) -> VerticalPage:
+        """The hits of one JSON page and where the next starts; BlockedError when it is not one."""
         hits = [hit for hit in map(self.item, results_of(self, body)) if hit is not None]
-        return ResultsPage(hits, more=bool(hits) and more_after(body))
+        following = next_offset(body)
+        return VerticalPage(hits, more=bool(hits) and following is not None, next_offset=following)
 
     def search(self, query: SearchQuery, turn: Turn) -> EngineAnswer:
         """The token page, then JSON pages until enough results are seen."""

@@ -5,11 +5,12 @@ the table that finds each one's module, and small readers of dates and sizes."""
 from __future__ import annotations
 
 import importlib
+from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any
 
 from websearch_mcp import log
-from websearch_mcp.engines.base import EngineAnswer, SearchEngine, SearchHit, SearchQuery, Turn
+from websearch_mcp.engines.base import EngineAnswer, ResultsPage, SearchEngine, SearchHit, SearchQuery, Turn
 from websearch_mcp.engines.sites import filter_hits
 from websearch_mcp.errors import UpstreamError
 
@@ -26,6 +27,13 @@ _MODULES = {
     ("brave", "images"): "brave_images:BraveImages",
     ("brave", "videos"): "brave_videos:BraveVideos",
 }
+
+
+@dataclass
+class VerticalPage(ResultsPage):
+    """A page that says where the next one starts (DuckDuckGo's `next` link)."""
+
+    next_offset: int | None = None
 
 
 def vertical_engine(parent: SearchEngine, category: str) -> VerticalEngine:
@@ -71,7 +79,8 @@ class VerticalEngine(SearchEngine):
             hits.extend(fresh)
             if not page.more or not fresh:
                 break
-            offset += len(page.hits)
+            following = page.next_offset if isinstance(page, VerticalPage) else None
+            offset = following if following and following > offset else offset + len(page.hits)
         return hits, pages, notes
 
     def key(self, hit: SearchHit) -> str:
