@@ -358,3 +358,12 @@ def test_duckduckgo_reads_on_where_its_next_link_points(upstream):
     assert "s" not in first and second["s"] == "30"  # `"next":"news.js?…&s=30&…"`, not the 13 read
     assert second["vqd"] == DDG_TOKEN_VALUE and len(answer.hits) == 13  # the same answer again: nothing new
     assert answer.extras["pages_fetched"] == 3  # the token page and two JSON pages
+
+
+def test_a_time_range_the_engine_cannot_apply_is_said_in_the_notes(upstream):
+    upstream.route("GET", "/brave/images", Reply.fixture("engines/brave/images/brave_images_rust-programming_"
+                                                         "2026-08.html"))
+    answer = service(upstream).search(SearchQuery("rust programming", category="images", time_range="week"),
+                                      pinned="brave")
+    assert len(answer.hits) == 10 and "tf" not in upstream.requests[0].query
+    assert answer.notes == ["Brave images cannot limit results to the last week; they are not filtered by date"]
