@@ -141,3 +141,9 @@ def test_image_results_and_their_thumbnails(upstream):
         2048, 1024, "https://www.rust-lang.org/static/images/rust-social-wide.jpg")
     assert sorted(r.path for r in upstream.requests if r.path.startswith("/thumb/")) == [
         "/thumb/0", "/thumb/1.big", "/thumb/2", "/thumb/3"]
+
+
+def test_a_query_too_long_with_its_site_operators_is_refused(upstream):
+    domains = [f"a-rather-long-domain-name-number-{i}.example.com" for i in range(10)]
+    result = web_search(upstream, {"query": "x" * 100, "include_domains": domains})
+    assert result["isError"] and "site: operators" in result["content"][0]["text"] and upstream.requests == []

@@ -243,10 +243,16 @@ def search_query(arguments: dict[str, Any]) -> SearchQuery:
 
     _check_query(arguments["query"])
     include, exclude = site_lists(arguments)
-    return SearchQuery(query=arguments["query"], max_results=arguments["max_results"], region=arguments["region"],
-                       language=arguments.get("language", ""), safe_search=arguments["safe_search"],
-                       time_range=arguments["time_range"], page=arguments["page"], category=arguments["category"],
-                       include_domains=include, exclude_domains=exclude)
+    query = SearchQuery(query=arguments["query"], max_results=arguments["max_results"], region=arguments["region"],
+                        language=arguments.get("language", ""), safe_search=arguments["safe_search"],
+                        time_range=arguments["time_range"], page=arguments["page"], category=arguments["category"],
+                        include_domains=include, exclude_domains=exclude)
+    if len(query.text) > MAX_QUERY_CHARS:  # the site operators travel in the query
+        raise InvalidArguments(f"Invalid argument 'query': with the site filters written as site: operators it is "
+                               f"{len(query.text)} characters, over {MAX_QUERY_CHARS} (maxLength; DuckDuckGo "
+                               "refuses longer queries): name fewer domains or shorten the query",
+                               parameter="query", rule="maxLength")
+    return query
 
 
 def seed_002_shape(answer: SearchAnswer, query: SearchQuery, started: float) -> tuple[list[dict[str, Any]],
