@@ -311,7 +311,7 @@ class McpServer:
     def _render(tool: Tool | None, result: ToolResult, revision: str) -> dict[str, Any]:
         if result.raw is not None:
             return result.raw
-        rendered: dict[str, Any] = {"content": [{"type": "text", "text": result.text}]}
+        rendered: dict[str, Any] = {"content": [{"type": "text", "text": result.text}, *result.images]}
         if (result.structured is not None and tool is not None and tool.output_schema is not None
                 and revisions.has_structured_content(revision)):
             rendered["structuredContent"] = result.structured
