@@ -126,7 +126,9 @@ def _logging_flag() -> Any:
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the `websearch-mcp` command."""
     try:
-        return _main(list(sys.argv[1:] if argv is None else argv))
+        status = _main(list(sys.argv[1:] if argv is None else argv))
+        sys.stdout.flush()  # here, not at exit, where a closed pipe could only be reported as a traceback
+        return status
     except ConfigError as err:
         print(f"websearch-mcp: configuration error: {err}", file=sys.stderr)
         return 2
