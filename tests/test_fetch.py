@@ -169,3 +169,17 @@ def test_a_byte_order_mark_decides_the_encoding(upstream, body, header):
     upstream.route("GET", "/bom", Reply(body=body, content_type=header))
     page = fetcher(upstream).fetch(f"{upstream.url}/bom")
     assert page.text.startswith("<p>Grüße aus Köln") and "\ufeff" not in page.text
+
+
+def test_one_invalid_byte_in_a_page_declared_utf8_does_not_turn_it_into_mojibake(upstream):
+    body = ("<html><body><p>" + "Café crème brûlée à la française, déjà vu. " * 20 + "</p>").encode() + b"\xff</body>"
+    upstream.route("GET", "/cafe", Reply(body=body, content_type="text/html; charset=utf-8"))
+    page = fetcher(upstream).fetch(f"{upstream.url}/cafe")
+    assert page.charset == "utf-8" and "Café crème" in page.text and "CafÃ" not in page.text
+
+
+def test_a_page_wrongly_declared_utf8_is_still_guessed(upstream):
+    body = ("<html><body><p>" + "Café crème brûlée à la française. " * 20 + "</p></body></html>").encode("cp1252")
+    upstream.route("GET", "/cafe", Reply(body=body, content_type="text/html; charset=utf-8"))
+    page = fetcher(upstream).fetch(f"{upstream.url}/cafe")
+    assert "Café crème" in page.text

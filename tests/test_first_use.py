@@ -142,3 +142,28 @@ def test_a_pinned_engine_failure_names_the_engine_and_the_network(ddg):
     replies = exchange([call("web_search", {"query": "rust", "backend": "bing"})], registry=registry_for(config))
     text = next(r for r in replies if r.get("id") == 1)["result"]["content"][0]["text"]
     assert text.startswith("Bing: ") and "Check the network connection" in text
+
+
+def test_call_shows_a_page_s_control_characters_instead_of_sending_them_to_the_terminal(upstream):
+    upstream.route("GET", "/esc", Reply(body=b"<html><head><title>Bell</title></head><body><article><p>"
+                                             + b"Plain words here. " * 20 + b"\x1b]0;owned\x07 \x1b[2J end.</p>"
+                                             + b"</article></body></html>"))
+    done = run(["call", "fetch_content", f"urls={upstream.url}/esc"],
+               {**env_for(upstream), "WEBSEARCH_ALLOW_PRIVATE_URLS": "1"})
+    assert done.returncode == 0 and "Plain words here." in done.stdout
+    assert "\x1b" not in done.stdout and "\x07" not in done.stdout and "^[]0;owned^G" in done.stdout
+
+
+def test_a_batch_runs_its_calls_side_by_side(upstream):
+    from tests.helpers import call, exchange, initialize, registry_for
+
+    upstream.route("GET", "/slow", Reply.fixture("handmade/pages/article.html", delay=1.0))
+    config = config_for(upstream, allow_private_urls=True, cache_ttl=0.0)
+    batch = [call("fetch_content", {"urls": [f"{upstream.url}/slow?{n}"]}, id=n) for n in range(1, 31)]
+    started = time.monotonic()
+    replies = exchange([initialize("2025-03-26"), batch], registry=registry_for(config), config=config)
+    elapsed = time.monotonic() - started
+    flat = [item for r in replies for item in (r if isinstance(r, list) else [r])]
+    answered = [r for r in flat if r.get("id") in range(1, 31)]
+    assert len(answered) == 30 and all(not r["result"].get("isError") for r in answered)
+    assert elapsed < 8.0  # 31.4 s one after another

@@ -202,9 +202,11 @@ class PageFetcher:
 
     def fetch_many_then(self, urls: list[str], then: Callable[[FetchedPage], Made],
                         on_done: Callable[[int], None] | None = None, deadline: float | None = None,
-                        max_wait: float | None = None) -> list[Made | ToolError]:
+                        max_wait: float | None = None,
+                        cancelled: Callable[[], bool] | None = None) -> list[Made | ToolError]:
         """fetch_many, with `then` applied to each page as soon as it is in (on the thread that read it,
-        so converting the first pages overlaps waiting for the last)."""
+        so converting the first pages overlaps waiting for the last). A cancelled call stops waiting at
+        once; pages nobody else waits for that have not started are dropped."""
         started = time.monotonic()
         until = deadline
         if max_wait is not None:
@@ -212,7 +214,7 @@ class PageFetcher:
         reads = [self._reading_of(url, deadline) for url in urls]
         futures = [_chained(read.future, then) for read in reads]
         try:
-            self._wait_for_quorum_and_grace(reads, futures, started, until, on_done)
+            self._wait_for_quorum_and_grace(reads, futures, started, until, on_done, cancelled)
             waited = time.monotonic() - started
             return [self._outcome(url, read, future, waited) for url, read, future in zip(urls, reads, futures,
                                                                                            strict=True)]
@@ -221,7 +223,8 @@ class PageFetcher:
                 self._let_go(read)
 
     def _wait_for_quorum_and_grace(self, reads: list[_Read], futures: list[Future[Made]], started: float,
-                                   until: float | None, on_done: Callable[[int], None] | None) -> None:
+                                   until: float | None, on_done: Callable[[int], None] | None,
+                                   cancelled: Callable[[], bool] | None = None) -> None:
         """Wait until every page is in, or the grace after the quorum ends (for each page, counted from
         when its request went out: a page still in line for its host is not late), or `until`."""
         done_count = 0
@@ -242,9 +245,11 @@ class PageFetcher:
                     elif read.started_at > quorum_at:
                         end = max(end, read.started_at + grace)
                 limit = end if limit is None else min(limit, end)
-            if limit is not None and now >= limit:
+            if (limit is not None and now >= limit) or (cancelled is not None and cancelled()):
                 break
             timeout = None if limit is None else limit - now
+            if cancelled is not None:
+                poll = _POLL * 2
             if poll is not None:
                 timeout = poll if timeout is None else min(timeout, poll)
             finished, pending = wait(pending, timeout=timeout, return_when=FIRST_COMPLETED)

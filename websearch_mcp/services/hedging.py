@@ -73,7 +73,8 @@ class Outcome:
 
 
 def ask_hedged(names: list[str], want: int, ask: Callable[[str, Attempt], Any],
-               delay_for: Callable[[str], float], deadline: float | None) -> Outcome:
+               delay_for: Callable[[str], float], deadline: float | None,
+               cancelled: Callable[[], bool] | None = None) -> Outcome:
     """Ask engines in order until `want` of them answered. An engine that fails is replaced by the next
     at once; one still silent after its hedge delay gets the next asked beside it. Engines still silent
     when the answers are in are abandoned (their threads end on their own deadline) and listed in
@@ -92,12 +93,18 @@ def ask_hedged(names: list[str], want: int, ask: Callable[[str, Attempt], Any],
 
     launch()
     while running and len(outcome.answers) < want:
+        if cancelled is not None and cancelled():
+            break  # the call was cancelled: its engines are abandoned, its thread is free at once
         timeout = _next_wake(running, deadline)
         if timeout is not None and timeout <= 0 and deadline is not None and time.monotonic() >= deadline:
             break
+        if cancelled is not None:
+            timeout = 0.1 if timeout is None else min(timeout, 0.1)
         try:
             name, result = events.get(timeout=timeout)
         except queue.Empty:
+            if cancelled is not None and cancelled():
+                break
             now = time.monotonic()
             for attempt in running.values():
                 if not attempt.hedged and now >= attempt.started + attempt.delay:

@@ -131,7 +131,8 @@ class SearchService:
                         lambda: attempt.abandoned.is_set() or bool(cancelled and cancelled()))
             return self._ask(name, query, turn)
 
-        outcome = ask_hedged(names, want, ask, lambda n: self.latencies.hedge_delay(n, configured), deadline)
+        outcome = ask_hedged(names, want, ask, lambda n: self.latencies.hedge_delay(n, configured), deadline,
+                             cancelled)
         if outcome.answers:
             for attempt in outcome.slow:
                 waited = time.monotonic() - attempt.started
