@@ -167,3 +167,34 @@ def test_a_batch_runs_its_calls_side_by_side(upstream):
     answered = [r for r in flat if r.get("id") in range(1, 31)]
     assert len(answered) == 30 and all(not r["result"].get("isError") for r in answered)
     assert elapsed < 8.0  # 31.4 s one after another
+
+
+def test_install_hints_fit_how_the_server_was_installed(tmp_path):
+    import sys
+
+    from websearch_mcp.install_hint import install_command
+
+    assert install_command("pdf") == f"{sys.executable} -m pip install 'pypdfium2>=5.0'"
+    # under pipx, the extra's packages are injected into the app's own environment
+    code = ("import sys; sys.prefix = '/home/me/.local/share/pipx/venvs/websearch-mcp'; "
+            "from websearch_mcp.install_hint import install_command; print(install_command('redis'))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=30)
+    assert done.stdout.strip() == "pipx inject websearch-mcp 'redis>=4.5'"
+
+
+@pytest.mark.parametrize("config_module", [True, False])
+def test_gunicorn_refuses_a_bad_configuration_at_start(config_module):
+    import shutil
+    import sys
+    from pathlib import Path
+
+    gunicorn = Path(sys.executable).parent / "gunicorn"
+    if not gunicorn.exists() and shutil.which("gunicorn") is None:
+        pytest.skip("gunicorn is not installed (the http extra)")
+    words = [str(gunicorn), "-b", "127.0.0.1:0", "websearch_mcp.wsgi:app"]
+    if config_module:
+        words[1:1] = ["-c", "python:websearch_mcp.gunicorn_conf"]
+    done = subprocess.run(words, capture_output=True, text=True, timeout=60,
+                          env=client_environment({"WEBSEARCH_RENDER": "sometimes"}))
+    assert done.returncode in (2, 3)  # it used to boot its workers and answer 500 to every request
+    assert "configuration error: WEBSEARCH_RENDER='sometimes'" in done.stderr

@@ -297,9 +297,11 @@ def validate(config: Config) -> Config:
     if kind == "redis":
         import importlib.util
 
+        from websearch_mcp.install_hint import install_command
+
         if importlib.util.find_spec("redis") is None:
             raise ConfigError(f"WEBSEARCH_STORE={config.store!r} needs the Redis client: "
-                              "in this checkout, .venv/bin/pip install '.[redis]'")
+                              + install_command("redis"))
     return config
 
 

@@ -135,8 +135,10 @@ def make_guard(config: Config) -> OAuthGuard | None:
     try:
         from websearch_mcp.transports.http.oauth_tokens import TokenValidator
     except ImportError as err:
-        raise ConfigError(f"WEBSEARCH_OAUTH_ISSUER needs the oauth extra ({err.name} is missing): in this checkout, "
-                          ".venv/bin/pip install '.[oauth]'") from None
+        from websearch_mcp.install_hint import install_command
+
+        raise ConfigError(f"WEBSEARCH_OAUTH_ISSUER needs the oauth extra ({err.name} is missing): "
+                          f"{install_command('oauth')}") from None
 
     validator = TokenValidator(config)
     validator.start()

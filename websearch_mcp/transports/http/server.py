@@ -159,8 +159,10 @@ def make_http_server(config: Config, host: str, port: int, app: Any = None, engi
     choice = engine or config.http_server
     if choice in ("auto", "waitress"):
         if not waitress_installed():
-            raise ConfigError("--http serves with waitress, from the http extra: .venv/bin/pip install '.[http]' "
-                              "in this checkout (or set WEBSEARCH_HTTP_SERVER=stdlib for the standard library's "
+            from websearch_mcp.install_hint import install_command
+
+            raise ConfigError(f"--http serves with waitress, from the http extra: {install_command('http')} "
+                              "(or set WEBSEARCH_HTTP_SERVER=stdlib for the standard library's "
                               "server, which idle connections can stall; see the README)")
         choice = "waitress"
     return (_waitress if choice == "waitress" else _stdlib)(app, config, host, port)
