@@ -183,3 +183,11 @@ def test_a_page_wrongly_declared_utf8_is_still_guessed(upstream):
     upstream.route("GET", "/cafe", Reply(body=body, content_type="text/html; charset=utf-8"))
     page = fetcher(upstream).fetch(f"{upstream.url}/cafe")
     assert "Café crème" in page.text
+
+
+def test_windows_1252_quotes_pasted_into_a_utf8_page_come_back_whole(upstream):
+    body = ("<html><body><p>" + "Café crème brûlée à la française, déjà vu. " * 20).encode() + \
+        b"\x93quoted\x94 \x96 dash</p></body></html>"
+    upstream.route("GET", "/quotes", Reply(body=body, content_type="text/html; charset=utf-8"))
+    page = fetcher(upstream).fetch(f"{upstream.url}/quotes")
+    assert "\u201cquoted\u201d \u2013 dash" in page.text and "Café crème" in page.text and "\ufffd" not in page.text

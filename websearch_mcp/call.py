@@ -139,7 +139,8 @@ def list_tools(config: Config) -> int:
         print(f"{spec.name}: {spec.description}")
         required = set(spec.input_schema.get("required", []))
         for name, schema in spec.input_schema.get("properties", {}).items():
-            flag = "required" if name in required else f"default {json.dumps(schema.get('default'))}"
+            default = f"default {json.dumps(schema['default'])}" if "default" in schema else "optional"
+            flag = "required" if name in required else default
             print(f"  {name} ({schema.get('type', 'any')}, {flag}): {schema.get('description', '')}")
     return 0
 

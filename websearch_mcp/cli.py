@@ -86,7 +86,8 @@ CALL_EPILOG = """examples:
 exit codes:
   0  the tool answered
   1  the tool reported an error (its message is on stderr, or in the JSON with --json)
-  2  the command line or the arguments are wrong, or the configuration is
+  2  the command line or the arguments are wrong, or a setting has a value the server cannot use
+  130  interrupted (Ctrl-C)
 """
 
 _VALUE_FLAGS = ("--log-level", "--timeout", "--max-line-bytes", "--servers")
