@@ -63,6 +63,7 @@ bench: $(VENV)/.bench  ## benchmarks (start-up, protocol, parsing, fetching, HTT
 	$(BIN)/python bench/http_load.py
 	$(BIN)/python bench/extraction.py
 	$(BIN)/python bench/answer_time.py
+	$(BIN)/python bench/hedge_bench.py
 	$(BIN)/python bench/reading_bench.py
 	$(BIN)/python bench/shell_bench.py
 	$(BIN)/python bench/worst_pages.py

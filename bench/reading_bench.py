@@ -10,7 +10,10 @@
    EXTRACTION_BENCHMARK) whose Markdown has three or more sections of 200+ characters, and on
    fixtures/handmade/pages/long-guide.html, each section's title asked as the query: the share whose
    first passage lies in a section of that title.
-3. Tool definitions: the characters of name, title, description and input schema of the tools
+3. The answer budget: fetch_content of ten pages of about 40,000 characters of Markdown each (served on
+   loopback, read by the installed command): the whole answer's size, text and structuredContent as
+   serialized, against WEBSEARCH_MAX_RESULT_CHARS.
+4. Tool definitions: the characters of name, title, description and input schema of the tools
    tools/list gives a model, for the default set and with WEBSEARCH_TOOLS.
 """
 
@@ -92,6 +95,35 @@ def section_titles() -> None:
           f"{first} ({first / max(asked, 1):.1%})")
 
 
+def answer_budget() -> None:
+    import os
+    import subprocess
+
+    from tests.fake_upstream import FakeUpstream, Reply
+
+    paragraph = "<p>" + "Every page of this long report says a great deal about very little, at length. " * 8 + "</p>"
+    page = ("<html><head><title>Report</title></head><body><article>" + paragraph * 62 + "</article></body></html>")
+    server = str(Path(sys.executable).parent / "websearch-mcp")
+    env = {k: v for k, v in os.environ.items() if "PROXY" not in k.upper() and not k.startswith("WEBSEARCH_")}
+    env.update({"WEBSEARCH_ALLOW_PRIVATE_URLS": "1", "WEBSEARCH_STORE": "memory"})
+    with FakeUpstream() as upstream:
+        urls = []
+        for n in range(10):
+            upstream.route("GET", f"/report/{n}", Reply(body=page.encode()))
+            urls.append(f"{upstream.url}/report/{n}")
+        request = {"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+                   "params": {"name": "fetch_content", "arguments": {"urls": urls, "max_chars": 40_000}}}
+        done = subprocess.run([server], input=(json.dumps(request) + "\n").encode(), capture_output=True, env=env,
+                              timeout=120)
+    result = json.loads(done.stdout.decode().splitlines()[0])["result"]
+    size = len(json.dumps(result["content"][0]["text"], ensure_ascii=False)) + len(
+        json.dumps(result["structuredContent"], ensure_ascii=False, separators=(",", ":")))
+    pages = result["structuredContent"]["pages"]
+    print(f"\nAnswer budget: fetch_content of 10 pages of {pages[0]['total_chars']:,} characters with max_chars=40000: "
+          f"{size:,} characters in all (text and structuredContent), {len(pages[0]['content']):,} to "
+          f"{len(pages[-1]['content']):,} of each page")
+
+
 def definitions() -> None:
     from websearch_mcp.config import Config
     from websearch_mcp.tools import built_in_specs
@@ -112,4 +144,5 @@ def definitions() -> None:
 if __name__ == "__main__":
     ranking()
     section_titles()
+    answer_budget()
     definitions()

@@ -39,7 +39,7 @@ def _global_flags(defaults: bool) -> Any:
     flags.add_argument("--servers", metavar="PATH",
                        help="aggregate the backend MCP servers of this file (WEBSEARCH_SERVERS)")
     flags.add_argument("--lightweight-list", action="store_true",
-                       help="tools/list gives name and description only (seed 003; outside the MCP schema)")
+                       help="tools/list gives name and description only (outside the MCP schema)")
     return flags
 
 

@@ -200,6 +200,7 @@ def _within_budget(read: list[Any], failed: list[dict[str, Any]], arguments: dic
     fixed = 1500 + sum(2 * (len(f["url"]) + len(f["error"])) + 80 for f in failed) + 1200 * len(read)
     wanted = [min(max_chars, max(0, len(o.document.markdown) - start)) for o in read]
     allowances = share(wanted, max(len(read) * 200, (budget - fixed) // 2))
+    grown = False
     while True:
         pages = [_page_entry(outcome, arguments, max(200, allowance)) for outcome, allowance in zip(read, allowances,
                                                                                                  strict=True)]
@@ -210,9 +211,14 @@ def _within_budget(read: list[Any], failed: list[dict[str, Any]], arguments: dic
             text += templates.BUDGET_SHARED.format(budget=budget, cut=cut)
         structured = {"pages": pages, "failed": failed}
         size = size_of(text, structured)
+        if cut and not grown and size < budget * 0.9:  # the overhead was guessed high: give the pages the rest
+            grown = True
+            total = int(sum(allowances) + (budget * 0.97 - size) / 2)
+            allowances = share(wanted, total)
+            continue
         if size <= budget or max(allowances, default=0) <= 200:
             return ToolResult(text=text, structured=structured, is_error=not pages)
-        scale = budget / size * 0.9
+        scale = budget / size * 0.95
         allowances = [int(a * scale) for a in allowances]
 
 
