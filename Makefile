@@ -37,7 +37,15 @@ $(CONFORMANCE): .ci/node/package.json
 		npm install --prefix .ci/node --no-audit --no-fund --loglevel=error && touch $(CONFORMANCE); \
 	else echo "npm not found: the MCP conformance tests will be skipped"; fi
 
-test: $(DEV) $(STAMP) $(CONFORMANCE)  ## run the whole test suite (unit, protocol, HTTP, end-to-end, shell, conformance)
+# The OAuth tests' authorization server (oidc-provider), also from npm.
+OAUTH_PROVIDER := tests/oauth_provider/node_modules/.installed
+
+$(OAUTH_PROVIDER): tests/oauth_provider/package.json
+	@if command -v npm >/dev/null 2>&1; then \
+		npm install --prefix tests/oauth_provider --no-audit --no-fund --loglevel=error && touch $(OAUTH_PROVIDER); \
+	else echo "npm not found: the OAuth tests will be skipped"; fi
+
+test: $(DEV) $(STAMP) $(CONFORMANCE) $(OAUTH_PROVIDER)  ## run the whole test suite (unit, protocol, HTTP, end-to-end, shell, conformance)
 	$(BIN)/python -m pytest -q
 
 lint: $(DEV) $(STAMP)  ## ruff and mypy
@@ -55,9 +63,11 @@ bench: $(VENV)/.bench  ## benchmarks (start-up, protocol, parsing, fetching, HTT
 	$(BIN)/python bench/http_load.py
 	$(BIN)/python bench/extraction.py
 	$(BIN)/python bench/answer_time.py
+	$(BIN)/python bench/hedge_bench.py
 	$(BIN)/python bench/reading_bench.py
 	$(BIN)/python bench/site_bench.py
 	$(BIN)/python bench/shell_bench.py
+	$(BIN)/python bench/worst_pages.py
 
 run: $(STAMP)  ## serve MCP on stdin/stdout
 	$(BIN)/websearch-mcp

@@ -1,14 +1,17 @@
 """How long a model waits for an answer that reads many pages, when some pages are slow (`make bench`).
 
-On loopback: a DuckDuckGo results page (html markup) whose ten results point to ten article pages on
-ten loopback hosts that answer in 50-300 ms, except as each case says. Each call is made by a fresh
-`websearch-mcp` process (the installed command, as a client spawns it) with default settings, and
-timed from the request written to the answer read; median of BENCH_RUNS (5). The last column is when
-the healthy pages alone were all in (measured by fetching them directly in the same harness).
+On loopback: a DuckDuckGo results page (html markup) whose ten results point to ten article pages
+that answer in 50-300 ms, except as each case says, in two geometries: each page on a host of its own
+(ten loopback addresses), and all ten pages on one host (several pages of one documentation site, or a
+search that returns several results from one site). Each call is made by a fresh `websearch-mcp`
+process (the installed command, as a client spawns it) with default settings, and timed from the
+request written to the answer read; median of BENCH_RUNS (3). The last column is when the healthy
+pages alone were all in (measured by fetching them directly in the same harness).
 
-Cases: all healthy; one page hangs; two pages trickle one byte a second; three take 8 s; every page
-answers 500. A last row asks search_context again 3 s after the one-hang case, to show the straggler
-arriving from the page cache (the shared SQLite store).
+Cases: all healthy; page 2 hangs; pages 2 and 4 trickle (64 bytes a second); pages 2 and 4 send their
+headers a byte a second; three take 8 s; every page answers 500. Then, in each geometry, pages 2 and 4
+answer after 3 s: fetch_content of the ten URLs, and the same call again 3 s later in the same process
+(the late pages from the page cache).
 """
 
 from __future__ import annotations
@@ -28,13 +31,15 @@ sys.path.insert(0, str(ROOT))
 from tests.fake_upstream import FakeUpstream, Reply  # noqa: E402
 
 SERVER = str(Path(sys.executable).parent / "websearch-mcp")
-RUNS = int(os.environ.get("BENCH_RUNS", "5"))
+RUNS = int(os.environ.get("BENCH_RUNS", "3"))
 ARTICLE = (ROOT / "fixtures" / "handmade" / "pages" / "article.html").read_bytes()
 CASES = {
     "all pages healthy": {},
-    "one page hangs": {3: Reply(body=ARTICLE, delay=60)},
-    "two pages trickle 1 byte/s": {3: Reply(body=ARTICLE * 4, fault="drip", drip_seconds=1.0),
-                                   6: Reply(body=ARTICLE * 4, fault="drip", drip_seconds=1.0)},
+    "page 2 hangs": {2: Reply(body=ARTICLE, delay=60)},
+    "pages 2 and 4 trickle": {2: Reply(body=ARTICLE * 4, fault="drip", drip_seconds=1.0),
+                              4: Reply(body=ARTICLE * 4, fault="drip", drip_seconds=1.0)},
+    "pages 2, 4 trickle headers": {2: Reply(body=ARTICLE, fault="trickle-headers", drip_seconds=1.0),
+                                   4: Reply(body=ARTICLE, fault="trickle-headers", drip_seconds=1.0)},
     "three pages take 8 s": {2: Reply(body=ARTICLE, delay=8), 5: Reply(body=ARTICLE, delay=8),
                              8: Reply(body=ARTICLE, delay=8)},
     "every page answers 500": {n: Reply(status=500) for n in range(10)},
@@ -77,42 +82,71 @@ def timed_call(env: dict[str, str], name: str, arguments: dict) -> tuple[float, 
 
 
 def main() -> None:
-    hosts = [FakeUpstream(f"127.0.0.{n + 1}") for n in range(10)]
-    for host in hosts:
-        host.__enter__()
-    engine = FakeUpstream()
-    engine.__enter__()
-    urls = [f"{host.url}/article" for host in hosts]
-    engine.route("POST", "/html/", Reply(body=results_page(urls)))
-    engine.route("GET", "/lite/", Reply(status=500))
     base_env = {k: v for k, v in os.environ.items() if "PROXY" not in k.upper()}
-    print(f"Answer time with slow pages (loopback, fresh process per call, median of {RUNS}; seconds)")
+    for geometry in ("ten hosts", "one host"):
+        with Site(geometry) as site:
+            measure(site, base_env)
+
+
+class Site:
+    """Ten article pages, on ten loopback hosts or all on one, and the engine whose results list them."""
+
+    def __init__(self, geometry: str) -> None:
+        self.geometry = geometry
+        count = 10 if geometry == "ten hosts" else 1
+        self.hosts = [FakeUpstream(f"127.0.0.{n + 1}") for n in range(count)]
+        self.engine = FakeUpstream()
+
+    def __enter__(self) -> Site:
+        for server in [*self.hosts, self.engine]:
+            server.__enter__()
+        self.urls = [f"{self.host(n).url}{self.path(n)}" for n in range(10)]
+        self.engine.route("POST", "/html/", Reply(body=results_page(self.urls)))
+        self.engine.route("GET", "/lite/", Reply(status=500))
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        for server in [*self.hosts, self.engine]:
+            server.__exit__(None, None, None)
+
+    def host(self, number: int) -> FakeUpstream:
+        return self.hosts[number % len(self.hosts)]
+
+    def path(self, number: int) -> str:
+        return "/article" if len(self.hosts) > 1 else f"/docs/page-{number}"
+
+    def serve(self, faults: dict[int, Reply]) -> None:
+        for number in range(10):
+            reply = faults.get(number) or Reply(body=ARTICLE, delay=0.05 + 0.25 * number / 9)
+            self.host(number).route("GET", self.path(number), reply)
+
+    def env(self, base_env: dict[str, str], folder: str) -> dict[str, str]:
+        return {**base_env, "WEBSEARCH_DDG_HTML_URL": f"{self.engine.url}/html/",
+                "WEBSEARCH_DDG_LITE_URL": f"{self.engine.url}/lite/", "WEBSEARCH_BACKENDS": "duckduckgo",
+                "WEBSEARCH_ALLOW_PRIVATE_URLS": "1", "WEBSEARCH_DDG_MIN_INTERVAL": "0",
+                "WEBSEARCH_SEARCH_CACHE_TTL": "0.01", "WEBSEARCH_CACHE_TTL": "0.01",
+                "WEBSEARCH_STORE": f"sqlite:///{folder}/store.db"}
+
+
+def measure(site: Site, base_env: dict[str, str]) -> None:
+    print(f"\nAnswer time with slow pages, {site.geometry} (loopback, fresh process per call, median of {RUNS}; "
+          "seconds)")
     print(f"{'case':<28} | {'search_context':>14} | {'web_search+fetch':>16} | {'fetch_content x10':>17} | "
           f"{'healthy pages in':>16}")
-    try:
-        for case, faults in CASES.items():
-            for number, host in enumerate(hosts):
-                reply = faults.get(number) or Reply(body=ARTICLE, delay=0.05 + 0.25 * number / 9)
-                host.route("GET", "/article", reply)
-            row = []
-            with tempfile.TemporaryDirectory() as folder:
-                env = {**base_env, "WEBSEARCH_DDG_HTML_URL": f"{engine.url}/html/",
-                       "WEBSEARCH_DDG_LITE_URL": f"{engine.url}/lite/", "WEBSEARCH_BACKENDS": "duckduckgo",
-                       "WEBSEARCH_ALLOW_PRIVATE_URLS": "1", "WEBSEARCH_DDG_MIN_INTERVAL": "0",
-                       "WEBSEARCH_SEARCH_CACHE_TTL": "0.01", "WEBSEARCH_CACHE_TTL": "0.01",
-                       "WEBSEARCH_STORE": f"sqlite:///{folder}/store.db"}
-                for name, arguments in (("search_context", {"query": "async rust", "max_results": 10}),
-                                        ("web_search", {"query": "async rust", "fetch_content": True}),
-                                        ("fetch_content", {"urls": urls})):
-                    times = [timed_call(env, name, arguments)[0] for _ in range(RUNS)]
-                    row.append(statistics.median(times))
-            healthy = [u for n, u in enumerate(urls) if n not in faults]
-            row.append(healthy_time(healthy) if healthy else float("nan"))
-            print(f"{case:<28} | {row[0]:>14.2f} | {row[1]:>16.2f} | {row[2]:>17.2f} | {row[3]:>16.2f}")
-        again_row(engine, hosts, urls, base_env)
-    finally:
-        for host in [*hosts, engine]:
-            host.__exit__(None, None, None)
+    for case, faults in CASES.items():
+        site.serve(faults)
+        row = []
+        with tempfile.TemporaryDirectory() as folder:
+            env = site.env(base_env, folder)
+            for name, arguments in (("search_context", {"query": "async rust", "max_results": 10}),
+                                    ("web_search", {"query": "async rust", "fetch_content": True}),
+                                    ("fetch_content", {"urls": site.urls})):
+                times = [timed_call(env, name, arguments)[0] for _ in range(RUNS)]
+                row.append(statistics.median(times))
+        healthy = [u for n, u in enumerate(site.urls) if n not in faults]
+        row.append(healthy_time(healthy) if healthy else float("nan"))
+        print(f"{case:<28} | {row[0]:>14.2f} | {row[1]:>16.2f} | {row[2]:>17.2f} | {row[3]:>16.2f}")
+    late_then_cached(site, base_env)
 
 
 def healthy_time(urls: list[str]) -> float:
@@ -130,30 +164,33 @@ def healthy_time(urls: list[str]) -> float:
     return statistics.median(times)
 
 
-def again_row(engine: FakeUpstream, hosts: list[FakeUpstream], urls: list[str], base_env: dict[str, str]) -> None:
-    """search_context with one page taking 2 s, then the same call again 3 s later."""
-    for number, host in enumerate(hosts):
-        host.route("GET", "/article", Reply(body=ARTICLE, delay=2.0 if number == 3 else 0.05))
-    with tempfile.TemporaryDirectory() as folder:
-        env = {**base_env, "WEBSEARCH_DDG_HTML_URL": f"{engine.url}/html/", "WEBSEARCH_BACKENDS": "duckduckgo",
-               "WEBSEARCH_ALLOW_PRIVATE_URLS": "1", "WEBSEARCH_DDG_MIN_INTERVAL": "0",
-               "WEBSEARCH_STORE": f"sqlite:///{folder}/store.db"}
-        arguments = {"query": "async rust", "max_results": 10}
-        server = subprocess.Popen([SERVER], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                  stderr=subprocess.DEVNULL, env=env)  # one process, asked twice
-        assert server.stdin is not None and server.stdout is not None
-        first = _ask(server, arguments, 1)
-        time.sleep(3)
-        second = _ask(server, arguments, 2)
-        server.kill()
-        server.wait()
-    print(f"search_context, one page 2 s: first call {first[0]:.2f} s ({first[1]} of 10 pages late); the same "
-          f"call 3 s later {second[0]:.2f} s ({second[1]} late)")
+def late_then_cached(site: Site, base_env: dict[str, str]) -> None:
+    """Pages 2 and 4 answer after 3 s: fetch_content of the ten URLs, then the same call 3 s later
+    in the same process (median of RUNS pairs, each in a fresh process)."""
+    site.serve({2: Reply(body=ARTICLE, delay=3.0), 4: Reply(body=ARTICLE, delay=3.0)})
+    firsts, seconds, late_first, late_second = [], [], [], []
+    for _ in range(RUNS):
+        with tempfile.TemporaryDirectory() as folder:
+            env = {**site.env(base_env, folder), "WEBSEARCH_CACHE_TTL": "600"}
+            server = subprocess.Popen([SERVER], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                      stderr=subprocess.DEVNULL, env=env)
+            first = _ask(server, "fetch_content", {"urls": site.urls}, 1)
+            time.sleep(3)
+            second = _ask(server, "fetch_content", {"urls": site.urls}, 2)
+            server.kill()
+            server.wait()
+        firsts.append(first[0])
+        seconds.append(second[0])
+        late_first.append(first[1])
+        late_second.append(second[1])
+    print(f"pages 2 and 4 answer after 3 s, fetch_content x10: first call {statistics.median(firsts):.2f} s "
+          f"({max(late_first)} of 10 late); the same call 3 s later {statistics.median(seconds):.2f} s "
+          f"({max(late_second)} late)")
 
 
-def _ask(server: subprocess.Popen, arguments: dict, number: int) -> tuple[float, int]:
+def _ask(server: subprocess.Popen, name: str, arguments: dict, number: int) -> tuple[float, int]:
     assert server.stdin is not None and server.stdout is not None
-    payload = call_line("search_context", arguments)
+    payload = call_line(name, arguments)
     if number > 1:
         payload = payload.splitlines(keepends=True)[2].replace(b'"id": 1', f'"id": {number}'.encode())
     started = time.monotonic()

@@ -6,7 +6,14 @@
    article (what reading in order from start_index 0 gives). "answer paragraph" counts a question only
    when the returned text holds the paragraph the answer was marked in (an answer string that is a
    common word may also occur elsewhere).
-2. Tool definitions: the characters of name, title, description and input schema of the tools
+2. Section titles: on every page of the scrapinghub article benchmark (../shared/data, or
+   EXTRACTION_BENCHMARK) whose Markdown has three or more sections of 200+ characters, and on
+   fixtures/handmade/pages/long-guide.html, each section's title asked as the query: the share whose
+   first passage lies in a section of that title.
+3. The answer budget: fetch_content of ten pages of about 40,000 characters of Markdown each (served on
+   loopback, read by the installed command): the whole answer's size, text and structuredContent as
+   serialized, against WEBSEARCH_MAX_RESULT_CHARS.
+4. Tool definitions: the characters of name, title, description and input schema of the tools
    tools/list gives a model, for the default set and with WEBSEARCH_TOOLS.
 """
 
@@ -58,6 +65,65 @@ def ranking() -> None:
     print(f"  ranking time: {spent / (questions * len(BUDGETS)) * 1000:.1f} ms CPU per question and page")
 
 
+def section_titles() -> None:
+    import glob
+    import os
+
+    from websearch_mcp.content import to_document
+    from websearch_mcp.fetch.pages import FetchedPage
+    from websearch_mcp.sections import outline
+
+    folder = Path(os.environ.get("EXTRACTION_BENCHMARK", ROOT.parent / "shared" / "data" / "extraction-benchmark"))
+    files = sorted(glob.glob(str(folder / "html" / "*.html.gz")))
+    htmls = [gzip.decompress(Path(f).read_bytes()).decode("utf-8", "replace") for f in files]
+    htmls.append((ROOT / "fixtures" / "handmade" / "pages" / "long-guide.html").read_text())
+    pages = asked = first = 0
+    for html in htmls:
+        document = to_document(FetchedPage("https://example.org/a", "https://example.org/a", "text/html; charset=utf-8",
+                                           html, "utf-8", 1, len(html)))
+        sections = [s for s in outline(document.markdown) if s.chars > 200]
+        if len(sections) < 3:
+            continue
+        pages += 1
+        language = str(document.metadata.get("language") or "")
+        for section in sections:
+            found = best_passages(document.markdown, section.title, 4000, language)
+            spans = [(s.start_index, s.start_index + s.chars) for s in sections if s.title == section.title]
+            asked += 1
+            first += bool(found) and any(a <= found[0].start_index < b for a, b in spans)
+    print(f"\nSection titles as queries: {pages} pages with 3+ sections, {asked} titles; the section first for "
+          f"{first} ({first / max(asked, 1):.1%})")
+
+
+def answer_budget() -> None:
+    import os
+    import subprocess
+
+    from tests.fake_upstream import FakeUpstream, Reply
+
+    paragraph = "<p>" + "Every page of this long report says a great deal about very little, at length. " * 8 + "</p>"
+    page = ("<html><head><title>Report</title></head><body><article>" + paragraph * 62 + "</article></body></html>")
+    server = str(Path(sys.executable).parent / "websearch-mcp")
+    env = {k: v for k, v in os.environ.items() if "PROXY" not in k.upper() and not k.startswith("WEBSEARCH_")}
+    env.update({"WEBSEARCH_ALLOW_PRIVATE_URLS": "1", "WEBSEARCH_STORE": "memory"})
+    with FakeUpstream() as upstream:
+        urls = []
+        for n in range(10):
+            upstream.route("GET", f"/report/{n}", Reply(body=page.encode()))
+            urls.append(f"{upstream.url}/report/{n}")
+        request = {"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+                   "params": {"name": "fetch_content", "arguments": {"urls": urls, "max_chars": 40_000}}}
+        done = subprocess.run([server], input=(json.dumps(request) + "\n").encode(), capture_output=True, env=env,
+                              timeout=120)
+    result = json.loads(done.stdout.decode().splitlines()[0])["result"]
+    size = len(json.dumps(result["content"][0]["text"], ensure_ascii=False)) + len(
+        json.dumps(result["structuredContent"], ensure_ascii=False, separators=(",", ":")))
+    pages = result["structuredContent"]["pages"]
+    print(f"\nAnswer budget: fetch_content of 10 pages of {pages[0]['total_chars']:,} characters with max_chars=40000: "
+          f"{size:,} characters in all (text and structuredContent), {len(pages[0]['content']):,} to "
+          f"{len(pages[-1]['content']):,} of each page")
+
+
 def definitions() -> None:
     from websearch_mcp.config import Config
     from websearch_mcp.tools import built_in_specs
@@ -77,4 +143,6 @@ def definitions() -> None:
 
 if __name__ == "__main__":
     ranking()
+    section_titles()
+    answer_budget()
     definitions()

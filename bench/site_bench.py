@@ -174,8 +174,8 @@ def crawl_questions(folder: Path) -> list[str]:
           f"({share:.0%})  {'ok' if share >= 0.8 else 'MISSED'}")
     print(f"  pages read to reach the answer's page: median {statistics.median(best):g} best first "
           f"(each: {best}), {statistics.median(breadth):g} breadth first (each: {breadth})")
-    print(f"  most requests at once to the site: {bound} (bound {Config().fetch_per_host})  "
-          f"{'ok' if bound <= Config().fetch_per_host else 'MISSED'}")
+    print(f"  most requests at once to the site: {bound} (bound {Config().crawl_per_host})  "
+          f"{'ok' if bound <= Config().crawl_per_host else 'MISSED'}")
     RESULTS["crawl"] = {"share": share, "best_median": statistics.median(best),
                         "breadth_median": statistics.median(breadth), "max_in_flight": bound}
     return order
@@ -219,7 +219,7 @@ def two_processes(folder: Path) -> None:
         at_once = upstream.max_in_flight
     read = [json.loads(o.splitlines()[-1])["result"]["structuredContent"]["pages_read"] for o in outputs]
     twice = len(paths) - len(set(paths))
-    bound = Config().fetch_per_host
+    bound = Config().crawl_per_host
     verdict = "ok" if twice == 0 and at_once <= bound else "MISSED"
     print(f"two processes at once, one SQLite store, max_pages=40: {len(paths)} page requests, {len(set(paths))} "
           f"pages, {twice} fetched twice, at most {at_once} requests at once (bound {bound}); each answered with "
@@ -264,7 +264,7 @@ def timing(folder: Path, order: list[str]) -> None:
         took = time.monotonic() - started
         at_once = upstream.max_in_flight
     read = result.structured["pages_read"]
-    bound = Config().fetch_per_host
+    bound = Config().crawl_per_host
     verdict = "ok" if took <= 3.0 and read == 15 and at_once <= bound else "MISSED"
     print(f"time: 15 pages of 50-300 ms each: {read} read in {took:.2f} s, at most {at_once} requests at once "
           f"(bound {bound})  {verdict}")

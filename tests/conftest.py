@@ -44,10 +44,13 @@ def engine_urls(base: str) -> dict[str, str]:
     """Every search engine's URL setting pointed at the fake upstream (Config field -> URL)."""
     from websearch_mcp.engines.table import ENGINES
 
-    urls = {"ddg_html_url": f"{base}/html/", "ddg_lite_url": f"{base}/lite/", "ddg_api_url": f"{base}/ia/"}
+    urls = {"ddg_html_url": f"{base}/html/", "ddg_lite_url": f"{base}/lite/", "ddg_api_url": f"{base}/ia/",
+            "ddg_url": f"{base}/ddg/"}
     for entry in ENGINES:
         if entry.name not in ("duckduckgo", "searxng"):
-            urls[entry.setting("url")] = f"{base}/{entry.name}/search"
+            for key in entry.urls:  # url -> /bing/search, news_url -> /bing/news, ...
+                path = "search" if key == "url" else key.removesuffix("_url")
+                urls[entry.setting(key)] = f"{base}/{entry.name}/{path}"
     return urls
 
 

@@ -78,6 +78,16 @@ class Seen:
     at: float = field(default_factory=time.monotonic)  # when it arrived
 
 
+class _QuietServer(ThreadingHTTPServer):
+    """A client that hangs up on a slow or faulty reply is what the faults are for: no traceback."""
+
+    def handle_error(self, request: object, client_address: object) -> None:
+        import sys
+
+        if not isinstance(sys.exc_info()[1], (BrokenPipeError, ConnectionResetError)):
+            super().handle_error(request, client_address)  # type: ignore[arg-type]
+
+
 Responder = Callable[[Seen], Reply]
 RouteTarget = list[Reply] | Responder
 
@@ -91,7 +101,7 @@ class FakeUpstream:
         self.in_flight = 0
         self.max_in_flight = 0
         self._lock = threading.Lock()
-        self._server = ThreadingHTTPServer((host, 0), self._handler_class())  # loopback addresses only
+        self._server = _QuietServer((host, 0), self._handler_class())  # loopback addresses only
         self._server.daemon_threads = True
         self._thread = threading.Thread(target=self._server.serve_forever, args=(0.05,), daemon=True)
         self.url = f"http://{host}:{self._server.server_address[1]}"

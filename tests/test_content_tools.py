@@ -87,9 +87,9 @@ def test_all_failed_is_an_error(pages, private_ok):
     assert result["content"][0]["text"].startswith("No page could be read.\n\n## Failed URLs\n")
 
 
-@pytest.mark.parametrize("urls, message", [([], "must have at least 1 items (minItems)"),
+@pytest.mark.parametrize("urls, message", [([], "must have at least 1 item (minItems)"),
                                            ([f"https://e.org/{n}" for n in range(21)], "at most 20 items"),
-                                           ("https://e.org", "must be an array")])
+                                           ("e.org", "must be an array")])
 def test_url_list_validation(private_ok, urls, message):
     result, _ = tool(private_ok, "fetch_content", {"urls": urls})
     assert result["isError"] is True and message in result["content"][0]["text"]
@@ -159,7 +159,7 @@ def test_search_context_packs_relevant_passages_with_citations(pages, private_ok
     arguments = {"query": "executor polls future waker", "max_tokens": 300, "max_results": 3}
     result, _ = tool(private_ok, "search_context", arguments)
     text = result["content"][0]["text"]
-    assert text.startswith('## Context for "executor polls future waker"\n\n[1] ')
+    assert text.startswith('## Context for "executor polls future waker"\n\n[1]')
     assert "executor" in text and "\n### Sources\n[1] [Understanding Async Rust](" in text
     data = result["structuredContent"]
     assert data["estimated_tokens"] <= 300 and data["passages"]
@@ -217,3 +217,40 @@ def test_search_context_marks_snippet_only_sources(pages, private_ok, failing, n
     assert f"[2] [Gone 0]({pages.url}/missing?0) (search snippet only: the page could not be read)" in text
     sources = result["structuredContent"]["sources"]
     assert [s["snippet_only"] for s in sources] == [False] + [True] * failing
+
+
+# -- arguments sent as strings (some clients send every argument so) ------------------------------------
+
+@pytest.mark.parametrize("arguments, expected", [
+    ({"urls": '["https://e.org/a"]', "max_chars": "3000"}, {"urls": ["https://e.org/a"], "max_chars": 3000}),
+    ({"urls": "https://e.org/a", "outline": "true"}, {"urls": ["https://e.org/a"], "outline": True}),
+])
+def test_arguments_sent_as_strings_are_read_as_what_they_hold(arguments, expected):
+    from websearch_mcp.tools.fetch_content import INPUT_SCHEMA
+    from websearch_mcp.tools.validation import validate_arguments
+
+    checked = validate_arguments(arguments, INPUT_SCHEMA)
+    assert {k: checked[k] for k in expected} == expected
+
+
+@pytest.mark.parametrize("arguments, message", [
+    ({"urls": ["https://e.org"], "max_chars": "many"}, "'max_chars': must be an integer, got a string (type)"),
+    ({"urls": ["https://e.org"], "max_chars": "3000.5"}, "'max_chars': must be an integer, got a string (type)"),
+    ({"urls": ["https://e.org"], "outline": "yes"}, "'outline': must be a boolean, got a string (type)"),
+    ({"urls": '{"a": 1}'}, "'urls': must be an array, got a string (type)"),
+])
+def test_strings_that_hold_something_else_are_refused_as_before(arguments, message):
+    from websearch_mcp.errors import InvalidArguments
+    from websearch_mcp.tools.fetch_content import INPUT_SCHEMA
+    from websearch_mcp.tools.validation import validate_arguments
+
+    with pytest.raises(InvalidArguments, match=message.replace("(", r"\(").replace(")", r"\)")):
+        validate_arguments(arguments, INPUT_SCHEMA)
+
+
+def test_web_search_takes_a_whole_call_of_strings(ddg):
+    from tests.conftest import config_for
+
+    result, _ = tool(config_for(ddg), "web_search", {"query": "rust", "max_results": "3", "safe_search": "1",
+                                                    "fetch_content": "false"})
+    assert not result.get("isError") and len(result["structuredContent"]["results"]) == 3

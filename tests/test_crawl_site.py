@@ -132,7 +132,7 @@ def test_politeness_bound_and_crawl_delay(upstream, private_ok):
     starts = sorted(s.at for s in upstream.requests if s.path != "/robots.txt")
     gaps = [b - a for a, b in itertools.pairwise(starts)]
     assert len(starts) == 5 and min(gaps) >= 0.25 * 0.9 and max(gaps) < 0.25 * 1.6
-    assert upstream.max_in_flight <= private_ok.fetch_per_host
+    assert upstream.max_in_flight <= private_ok.crawl_per_host
 
 
 def test_calendar_and_query_traps_are_cut_short(upstream, private_ok):

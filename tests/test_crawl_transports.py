@@ -96,7 +96,7 @@ def two_processes_crawl(upstream, store: str) -> None:
     fetched = Counter(s.path for s in upstream.requests if s.path != "/robots.txt")
     assert fetched and max(fetched.values()) == 1, fetched  # every page once, whoever read it
     assert sum(fetched.values()) == PAGES
-    assert upstream.max_in_flight <= 2  # WEBSEARCH_FETCH_PER_HOST, held across the two processes
+    assert upstream.max_in_flight <= 2  # WEBSEARCH_CRAWL_PER_HOST, held across the two processes
     print("STDERR", [e.decode()[-3000:] for _, e in outputs])
     for out, err in outputs:
         result = [json.loads(line) for line in out.splitlines()][-1]["result"]

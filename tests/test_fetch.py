@@ -169,3 +169,25 @@ def test_a_byte_order_mark_decides_the_encoding(upstream, body, header):
     upstream.route("GET", "/bom", Reply(body=body, content_type=header))
     page = fetcher(upstream).fetch(f"{upstream.url}/bom")
     assert page.text.startswith("<p>Grüße aus Köln") and "\ufeff" not in page.text
+
+
+def test_one_invalid_byte_in_a_page_declared_utf8_does_not_turn_it_into_mojibake(upstream):
+    body = ("<html><body><p>" + "Café crème brûlée à la française, déjà vu. " * 20 + "</p>").encode() + b"\xff</body>"
+    upstream.route("GET", "/cafe", Reply(body=body, content_type="text/html; charset=utf-8"))
+    page = fetcher(upstream).fetch(f"{upstream.url}/cafe")
+    assert page.charset == "utf-8" and "Café crème" in page.text and "CafÃ" not in page.text
+
+
+def test_a_page_wrongly_declared_utf8_is_still_guessed(upstream):
+    body = ("<html><body><p>" + "Café crème brûlée à la française. " * 20 + "</p></body></html>").encode("cp1252")
+    upstream.route("GET", "/cafe", Reply(body=body, content_type="text/html; charset=utf-8"))
+    page = fetcher(upstream).fetch(f"{upstream.url}/cafe")
+    assert "Café crème" in page.text
+
+
+def test_windows_1252_quotes_pasted_into_a_utf8_page_come_back_whole(upstream):
+    body = ("<html><body><p>" + "Café crème brûlée à la française, déjà vu. " * 20).encode() + \
+        b"\x93quoted\x94 \x96 dash</p></body></html>"
+    upstream.route("GET", "/quotes", Reply(body=body, content_type="text/html; charset=utf-8"))
+    page = fetcher(upstream).fetch(f"{upstream.url}/quotes")
+    assert "\u201cquoted\u201d \u2013 dash" in page.text and "Café crème" in page.text and "\ufffd" not in page.text

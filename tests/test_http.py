@@ -10,6 +10,7 @@ import shutil
 import socket
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -317,12 +318,16 @@ def test_official_conformance_suite(base, suite, scenario):
             pytest.fail("the conformance suite is not installed (.ci/run installs it)")
         pytest.skip("conformance suite not installed; .ci/run installs it")
     node, script = tool
-    process = subprocess.run([node, script, "server", "--url", f"{base}/mcp", "--scenario", scenario, "--verbose"],
-                             capture_output=True, text=True, timeout=120)
-    failed = process.stdout.count('"status": "FAILURE"')
-    not_testable = process.stdout.count('"errorMessage": "Not testable:')
-    assert failed == not_testable and (not_testable or " 0 failed" in process.stdout), \
-        process.stdout[-4000:] + process.stderr
+    # to a file, not a pipe: node exits before a pipe takes its last writes, and the verbose report of a
+    # tools/list is past a pipe's 64 KiB
+    with tempfile.TemporaryFile("w+") as report:
+        process = subprocess.run([node, script, "server", "--url", f"{base}/mcp", "--scenario", scenario,
+                                  "--verbose"], stdout=report, stderr=subprocess.PIPE, text=True, timeout=120)
+        report.seek(0)
+        stdout = report.read()
+    failed = stdout.count('"status": "FAILURE"')
+    not_testable = stdout.count('"errorMessage": "Not testable:')
+    assert failed == not_testable and (not_testable or " 0 failed" in stdout), stdout[-4000:] + process.stderr
 
 
 def test_gunicorn_with_two_workers_spreads_requests(ddg, tmp_path):

@@ -250,14 +250,15 @@ def test_bad_cursor_is_invalid_params(cursor):
     ({"query": 5}, "'query': must be a string, got an integer (type)"),
     ({"query": "x", "max_results": 0}, "'max_results': must be at least 1, got 0 (minimum)"),
     ({"query": "x", "max_results": 31}, "'max_results': must be at most 30, got 31 (maximum)"),
-    ({"query": "x", "max_results": "5"}, "'max_results': must be an integer, got a string (type)"),
+    ({"query": "x", "max_results": "five"}, "'max_results': must be an integer, got a string (type)"),
     ({"query": "x", "max_results": 2.5}, "'max_results': must be an integer"),
     ({"query": "x", "max_results": True}, "'max_results': must be an integer, got a boolean"),
     ({"query": "x", "time_range": "decade"}, "'time_range': must be one of"),
     ({"query": "x", "safe_search": 3}, "'safe_search': must be one of 0, 1, 2, got 3 (enum)"),
     ({"query": "x", "region": "USA"}, "'region': must match"),
     ({"query": "x", "colour": "red"}, "'colour': is not a known parameter"),
-    ({"query": ""}, "'query': must not be empty"),
+    ({"query": ""}, "'query': must be at least 1 character long (minLength)"),
+    ({"query": "   "}, "'query': must not be empty or blank (minLength)"),
     ({"query": "q" * 500}, "'query': must be at most 499 characters"),
 ])
 def test_argument_violations_are_error_results_naming_parameter_and_rule(arguments, expected, config):

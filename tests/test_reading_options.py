@@ -60,3 +60,21 @@ def test_query_passages_stay_within_max_chars(upstream, max_chars):
 def test_a_query_nothing_matches_says_so(upstream):
     result = fetch(upstream, query="zeppelin")
     assert "No passage of this page matches the query" in result["content"][0]["text"]
+
+
+@pytest.mark.parametrize("title", ["Rate limits", "Troubleshooting", "Installation", "Rotating tokens"])
+def test_asking_for_a_section_by_its_title_returns_that_section_first(upstream, title):
+    result = fetch(upstream, query=title)
+    passages = result["structuredContent"]["pages"][0]["passages"]
+    assert passages and passages[0]["heading_path"][-1] == title
+
+
+def test_words_match_across_their_inflections(upstream):
+    passages = fetch(upstream, query="limits")["structuredContent"]["pages"][0]["passages"]
+    assert any("When the limit is reached" in p["text"] for p in passages)
+    assert passages[0]["heading_path"] == ["Rate limits"]
+
+
+def test_heading_paths_count_against_max_chars(upstream):
+    found = fetch(upstream, query="token rate limit retry", max_chars=600)["structuredContent"]["pages"][0]["passages"]
+    assert sum(len(p["text"]) + sum(len(t) + 3 for t in p["heading_path"]) for p in found) <= 600

@@ -270,6 +270,6 @@ def test_a_redis_store_without_the_redis_package_is_a_start_up_error():
     code = "import sys; sys.modules['redis'] = None; from websearch_mcp.cli import main; sys.exit(main())"
     process = subprocess.run([sys.executable, "-c", code], input=b"", capture_output=True, timeout=30,
                              env=client_environment({"WEBSEARCH_STORE": "redis://127.0.0.1:6379/0"}))
-    assert process.returncode == 2 and b".venv/bin/pip install '.[redis]'" in process.stderr
+    assert process.returncode == 2 and f"{sys.executable} -m pip install 'redis>=4.5'".encode() in process.stderr
     assert process.stdout == b""
 

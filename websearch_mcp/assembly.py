@@ -28,7 +28,7 @@ class Assembly:
 
             self.backends = ProxyManager(load_servers(config.servers_file), registry, config.backend_timeout)
         self.server = McpServer(registry, page_size=config.tools_page_size, list_changed=self.backends is not None,
-                                lightweight=config.lightweight_list)
+                                lightweight=config.lightweight_list, result_budget=config.max_result_chars)
 
     def start(self) -> None:
         """Start the backend servers (each on its own thread; nothing waits for them)."""

@@ -125,9 +125,9 @@ def call_tool(config: Config, tool_name: str, words: list[str], as_json: bool = 
             rendered["structuredContent"] = result.structured
         print(json.dumps(rendered, ensure_ascii=False, indent=2))  # errors too: `| jq` reads them (exit code 1)
     elif result.is_error:
-        print(result.text, file=sys.stderr)
+        print(printable(result.text), file=sys.stderr)
     else:
-        print(result.text)
+        print(printable(result.text))
     if result.is_error and isinstance(result.error, InvalidArguments):
         return EXIT_USAGE
     return EXIT_TOOL_ERROR if result.is_error else 0
@@ -139,6 +139,17 @@ def list_tools(config: Config) -> int:
         print(f"{spec.name}: {spec.description}")
         required = set(spec.input_schema.get("required", []))
         for name, schema in spec.input_schema.get("properties", {}).items():
-            flag = "required" if name in required else f"default {json.dumps(schema.get('default'))}"
+            default = f"default {json.dumps(schema['default'])}" if "default" in schema else "optional"
+            flag = "required" if name in required else default
             print(f"  {name} ({schema.get('type', 'any')}, {flag}): {schema.get('description', '')}")
     return 0
+
+
+_CONTROLS = {code: f"^{chr(code + 64)}" for code in range(32) if chr(code) not in "\n\t"}
+_CONTROLS.update({127: "^?", **{code: f"\\x{code:02x}" for code in range(0x80, 0xA0)}})
+
+
+def printable(text: str) -> str:
+    """Text for a terminal: control characters a page carried (ESC sequences, BEL) shown as ^[ and
+    ^G, never sent raw (they could move the cursor, retitle the window or ring the bell)."""
+    return text.translate(_CONTROLS)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 
 from websearch_mcp import __version__, log
-from websearch_mcp.config import Config, ConfigError, load_config
+from websearch_mcp.config import Config, ConfigError, load_config, validate
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -39,7 +39,7 @@ def _global_flags(defaults: bool) -> Any:
     flags.add_argument("--servers", metavar="PATH",
                        help="aggregate the backend MCP servers of this file (WEBSEARCH_SERVERS)")
     flags.add_argument("--lightweight-list", action="store_true",
-                       help="tools/list gives name and description only (seed 003; outside the MCP schema)")
+                       help="tools/list gives name and description only (outside the MCP schema)")
     return flags
 
 
@@ -86,7 +86,8 @@ CALL_EPILOG = """examples:
 exit codes:
   0  the tool answered
   1  the tool reported an error (its message is on stderr, or in the JSON with --json)
-  2  the command line or the arguments are wrong, or the configuration is
+  2  the command line or the arguments are wrong, or a setting has a value the server cannot use
+  130  interrupted (Ctrl-C)
 """
 
 _VALUE_FLAGS = ("--log-level", "--timeout", "--max-line-bytes", "--servers")
@@ -109,6 +110,8 @@ def flags_first(words: list[str]) -> list[str]:
             pending = word in _VALUE_FLAGS
         else:
             rest.append(word)
+    if pending:  # a flag that needs a value came last: leave it last, so that argparse says it has none
+        return ["call", *flags[:-1], *rest, flags[-1]]
     return ["call", *flags, *rest]
 
 
@@ -124,20 +127,54 @@ def _logging_flag() -> Any:
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the `websearch-mcp` command."""
     try:
-        return _main(list(sys.argv[1:] if argv is None else argv))
+        status = _main(list(sys.argv[1:] if argv is None else argv))
+        sys.stdout.flush()  # here, not at exit, where a closed pipe could only be reported as a traceback
+        return status
     except ConfigError as err:
         print(f"websearch-mcp: configuration error: {err}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:  # Ctrl-C: no traceback
+        return 130
+    except BrokenPipeError:  # the reader went away (`websearch-mcp tools | head -1`): nothing more to say
+        _silence_stdout()
+        return 0
+
+
+def _silence_stdout() -> None:
+    """Point stdout at /dev/null, so that flushing it at exit raises no second BrokenPipeError."""
+    import os
+
+    try:
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
+
+
+_FLAG_FIELDS = {"timeout": "--timeout", "max_line_bytes": "--max-line-bytes", "log_level": "--log-level",
+                "servers_file": "--servers"}
 
 
 def _main(args_list: list[str]) -> int:
     config = load_config()
     if not args_list:  # the path MCP clients take: no argparse, nothing imported that is not needed
+        if sys.stdin.isatty():
+            print("websearch-mcp: serving MCP (JSON-RPC, one message a line) on stdin/stdout; try "
+                  '{"jsonrpc":"2.0","id":1,"method":"ping"}, Ctrl-D to end. `websearch-mcp --help` lists '
+                  "the commands.", file=sys.stderr)
         _exit_now(run_stdio(config))
     args = _parser().parse_args(flags_first(args_list))
-    config = config.with_overrides(log_level=args.log_level, timeout=args.timeout,
-                                   max_line_bytes=args.max_line_bytes, servers_file=args.servers,
-                                   lightweight_list=args.lightweight_list)
+    flags = {"log_level": args.log_level, "timeout": args.timeout, "max_line_bytes": args.max_line_bytes,
+             "servers_file": args.servers, "lightweight_list": args.lightweight_list}
+    config = config.with_overrides(**flags)
+    try:
+        validate(config)  # the one validation, for flags as for variables
+    except ConfigError as err:
+        if flags.get(err.field) is not None:
+            value = flags[err.field]
+            rule = str(err).split(": ", 1)[-1]
+            raise ConfigError(f"{_FLAG_FIELDS.get(err.field, err.field)} {value}: {rule}") from None
+        raise
     log.set_level(config.log_level)
     if args.command == "call":
         from websearch_mcp.call import call_tool

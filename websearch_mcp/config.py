@@ -19,7 +19,11 @@ DEFAULT_USER_AGENT = (
 
 
 class ConfigError(ValueError):
-    """A setting has a value the server cannot use."""
+    """A setting has a value the server cannot use; `field` names it when it is one setting's value."""
+
+    def __init__(self, message: str, field: str = "") -> None:
+        super().__init__(message)
+        self.field = field
 
 
 class Config:
@@ -42,7 +46,7 @@ class Config:
     pdf_max_bytes: int = 32 * 1024 * 1024
     pdf_max_pages: int = 200
     fetch_concurrency: int = 16
-    fetch_per_host: int = 2
+    fetch_per_host: int = 6
     cache_ttl: float = 600.0
     backends: str = ""
     tools: str = ""
@@ -51,10 +55,12 @@ class Config:
     render_timeout: float = 8.0
     render_concurrency: int = 4
     fusion: int = 1
+    hedge_delay: float = 1.5
     search_cache_ttl: float = 300.0
     store: str = ""
     store_max_bytes: int = 64 * 1024 * 1024
     call_timeout: float = 45.0
+    max_result_chars: int = 100_000
     cooldown: float = 60.0
     tavily_api_key: str = ""
     tavily_url: str = "https://api.tavily.com"
@@ -68,6 +74,13 @@ class Config:
     servers_file: str = ""
     backend_timeout: float = 60.0
     lightweight_list: bool = False
+    oauth_issuer: str = ""
+    oauth_resource: str = ""
+    oauth_scopes: str = ""
+    oauth_client_id: str = ""
+    oauth_client_secret: str = ""
+    oauth_introspection_cache: float = 30.0
+    crawl_per_host: int = 2  # map_site and crawl_site: requests to one host at once, across processes
 
     def __init__(self, **values: Any) -> None:
         for name, value in values.items():
@@ -142,10 +155,12 @@ _ENV_FIELDS: dict[str, tuple[str, type]] = {
     "WEBSEARCH_RENDER_TIMEOUT": ("render_timeout", float),
     "WEBSEARCH_RENDER_CONCURRENCY": ("render_concurrency", int),
     "WEBSEARCH_FUSION": ("fusion", int),
+    "WEBSEARCH_HEDGE_DELAY": ("hedge_delay", float),
     "WEBSEARCH_SEARCH_CACHE_TTL": ("search_cache_ttl", float),
     "WEBSEARCH_STORE": ("store", str),
     "WEBSEARCH_STORE_MAX_BYTES": ("store_max_bytes", int),
     "WEBSEARCH_CALL_TIMEOUT": ("call_timeout", float),
+    "WEBSEARCH_MAX_RESULT_CHARS": ("max_result_chars", int),
     "WEBSEARCH_COOLDOWN": ("cooldown", float),
     "TAVILY_API_KEY": ("tavily_api_key", str),
     "WEBSEARCH_TAVILY_URL": ("tavily_url", str),
@@ -159,6 +174,13 @@ _ENV_FIELDS: dict[str, tuple[str, type]] = {
     "WEBSEARCH_SERVERS": ("servers_file", str),
     "WEBSEARCH_BACKEND_TIMEOUT": ("backend_timeout", float),
     "WEBSEARCH_LIGHTWEIGHT_LIST": ("lightweight_list", bool),
+    "WEBSEARCH_OAUTH_ISSUER": ("oauth_issuer", str),
+    "WEBSEARCH_OAUTH_RESOURCE": ("oauth_resource", str),
+    "WEBSEARCH_OAUTH_SCOPES": ("oauth_scopes", str),
+    "WEBSEARCH_OAUTH_CLIENT_ID": ("oauth_client_id", str),
+    "WEBSEARCH_OAUTH_CLIENT_SECRET": ("oauth_client_secret", str),
+    "WEBSEARCH_OAUTH_INTROSPECTION_CACHE": ("oauth_introspection_cache", float),
+    "WEBSEARCH_CRAWL_PER_HOST": ("crawl_per_host", int),
 }
 _ENV_NAMES = {field: name for name, (field, _) in _ENV_FIELDS.items()}
 _TRUE = ("1", "true", "yes", "on")
@@ -170,7 +192,9 @@ _MINIMUMS = {"timeout": 0.1, "max_line_bytes": 1024, "workers": 1, "tools_page_s
              "fetch_concurrency": 1, "render_timeout": 0.5, "render_concurrency": 1,
              "fetch_per_host": 1, "cache_ttl": 0.0, "search_cache_ttl": 0.0,
              "http_max_body": 1024, "http_timeout": 1.0, "http_threads": 1, "backend_timeout": 0.1,
-             "fusion": 1, "store_max_bytes": 0, "call_timeout": 1.0, "cooldown": 0.0,
+             "fusion": 1, "hedge_delay": 0.0, "store_max_bytes": 0, "call_timeout": 1.0, "cooldown": 0.0,
+             "max_result_chars": 10_000, "oauth_introspection_cache": 0.0,
+             "crawl_per_host": 1,
              **{entry.setting("min_interval"): 0.0 for entry in ENGINES}}
 
 LOG_LEVELS = ("debug", "info", "warning", "error")
@@ -192,6 +216,11 @@ def _parse(raw: str, kind: type) -> object:
 def load_config(environ: Mapping[str, str] | None = None) -> Config:
     """Build a Config from environment variables; unset or empty ones keep their defaults."""
     env = os.environ if environ is None else environ
+    if any(name.startswith("WEBSEARCH_") and name not in _ENV_FIELDS for name in env):
+        from websearch_mcp import log
+
+        for line in unknown_settings(env):
+            log.warning(line)
     values: dict[str, object] = {}
     for name, (field, kind) in _ENV_FIELDS.items():
         raw = env.get(name, "").strip()
@@ -205,16 +234,50 @@ def load_config(environ: Mapping[str, str] | None = None) -> Config:
     return validate(Config().with_overrides(**values))
 
 
+def _is_program(path: str) -> bool:
+    """Whether a path (or a name on PATH) is an executable file."""
+    import shutil
+
+    return shutil.which(path) is not None
+
+
+# Variables of this family that are read elsewhere than in this table (gunicorn's settings module,
+# the benchmarks).
+_OTHER_NAMES = ("WEBSEARCH_GUNICORN_BIND",)
+
+
+def unknown_settings(environ: Mapping[str, str]) -> list[str]:
+    """One line for each WEBSEARCH_* variable no setting reads (a typo), naming the closest known one."""
+    import difflib
+
+    known = [*_ENV_FIELDS, *_OTHER_NAMES]
+    lines = []
+    for name in sorted(environ):
+        if not name.startswith("WEBSEARCH_") or name in known or name.startswith("WEBSEARCH_BENCH"):
+            continue
+        close = difflib.get_close_matches(name, known, n=1, cutoff=0.75)
+        hint = f"; did you mean {close[0]}?" if close else " (see the README's settings)"
+        lines.append(f"{name} is not a setting websearch-mcp reads{hint}")
+    return lines
+
+
 def setting_name(field: str) -> str:
     """The environment variable of a Config field."""
     return _ENV_NAMES.get(field, field)
 
 
 def validate(config: Config) -> Config:
-    """Refuse values that are out of range (naming the variable); return the config unchanged."""
+    """Refuse values that are out of range (naming the variable); return the config unchanged. Values
+    from flags come through here too (the CLI names the flag)."""
     for field, minimum in _MINIMUMS.items():
-        if config.get(field) < minimum:
-            raise ConfigError(f"{setting_name(field)}={config.get(field)!r}: must be at least {minimum}")
+        value = config.get(field)
+        if value != value or value in (float("inf"), float("-inf")):
+            raise ConfigError(f"{setting_name(field)}={value!r}: must be a finite number", field)
+        if value < minimum:
+            raise ConfigError(f"{setting_name(field)}={value!r}: must be at least {minimum}", field)
+    if config.browser.strip() and not _is_program(config.browser.strip()):
+        raise ConfigError(f"WEBSEARCH_BROWSER={config.browser!r}: no such program (give the path of a Chrome or "
+                          "Chromium executable, or leave it unset to use the first one found)", "browser")
     for name in backend_order(config):
         if name not in BY_NAME:
             raise ConfigError(f"WEBSEARCH_BACKENDS names {name!r}; known backends: {', '.join(BY_NAME)}")
@@ -222,20 +285,26 @@ def validate(config: Config) -> Config:
         if name not in BUILT_IN_TOOLS:
             raise ConfigError(f"WEBSEARCH_TOOLS names {name!r}; known tools: {', '.join(BUILT_IN_TOOLS)}")
         if name.startswith("tavily_") and not config.tavily_api_key.strip():
-            raise ConfigError(f"WEBSEARCH_TOOLS names {name!r}, which needs WEBSEARCH_TAVILY_API_KEY")
+            raise ConfigError(f"WEBSEARCH_TOOLS names {name!r}, which needs TAVILY_API_KEY")
     if config.render not in RENDER_MODES:
         raise ConfigError(f"WEBSEARCH_RENDER={config.render!r}: must be one of {', '.join(RENDER_MODES)}")
     if config.http_server not in ("auto", "waitress", "stdlib"):
         raise ConfigError(f"WEBSEARCH_HTTP_SERVER={config.http_server!r}: must be auto, waitress or stdlib")
     if config.log_level.lower() not in LOG_LEVELS:
         raise ConfigError(f"WEBSEARCH_LOG_LEVEL={config.log_level!r}: must be one of {', '.join(LOG_LEVELS)}")
+    if config.oauth_issuer or config.oauth_resource:
+        from websearch_mcp.transports.http.oauth import check_settings
+
+        check_settings(config)
     kind, _ = describe_store(config)
     if kind == "redis":
         import importlib.util
 
+        from websearch_mcp.install_hint import install_command
+
         if importlib.util.find_spec("redis") is None:
             raise ConfigError(f"WEBSEARCH_STORE={config.store!r} needs the Redis client: "
-                              "in this checkout, .venv/bin/pip install '.[redis]'")
+                              + install_command("redis"))
     return config
 
 

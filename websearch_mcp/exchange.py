@@ -14,6 +14,7 @@ import itertools
 import socket
 import threading
 import time
+from collections.abc import Callable
 
 _local = threading.local()
 
@@ -59,7 +60,7 @@ class Exchange:
     def __enter__(self) -> Exchange:
         self._previous = getattr(_local, "exchange", None)
         _local.exchange = self
-        _WATCHER.watch(self)
+        _WATCHER.call_at(self.deadline, self.expire)
         return self
 
     def __exit__(self, *exc: object) -> None:
@@ -81,18 +82,24 @@ def _shut(sock: socket.socket) -> None:
         pass  # already closed
 
 
+def call_at(when: float, action: Callable[[], None]) -> None:
+    """Run `action` (quick, never raising) on the watcher thread at `when`, a time.monotonic() value."""
+    _WATCHER.call_at(when, action)
+
+
 class _Watcher:
-    """One daemon thread that expires exchanges at their deadlines (started on first use)."""
+    """One daemon thread that runs timed actions: expiring exchanges at their deadlines, marking
+    requests that stall (started on first use)."""
 
     def __init__(self) -> None:
-        self._heap: list[tuple[float, int, Exchange]] = []
+        self._heap: list[tuple[float, int, Callable[[], None]]] = []
         self._order = itertools.count()
         self._wake = threading.Condition()
         self._thread: threading.Thread | None = None
 
-    def watch(self, exchange: Exchange) -> None:
+    def call_at(self, when: float, action: Callable[[], None]) -> None:
         with self._wake:
-            heapq.heappush(self._heap, (exchange.deadline, next(self._order), exchange))
+            heapq.heappush(self._heap, (when, next(self._order), action))
             if self._thread is None:
                 self._thread = threading.Thread(target=self._run, name="exchange-deadlines", daemon=True)
                 self._thread.start()
@@ -103,13 +110,13 @@ class _Watcher:
             with self._wake:
                 while not self._heap:
                     self._wake.wait()
-                deadline, _, exchange = self._heap[0]
+                when, _, action = self._heap[0]
                 now = time.monotonic()
-                if deadline > now:
-                    self._wake.wait(deadline - now)
+                if when > now:
+                    self._wake.wait(when - now)
                     continue
                 heapq.heappop(self._heap)
-            exchange.expire()
+            action()
 
 
 _WATCHER = _Watcher()

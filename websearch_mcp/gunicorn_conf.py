@@ -8,10 +8,15 @@ their heartbeat while calls run, and the timeouts below follow the call deadline
 from __future__ import annotations
 
 import os
+import sys
 
-from websearch_mcp.config import load_config
+from websearch_mcp.config import ConfigError, load_config
 
-_config = load_config()
+try:
+    _config = load_config()
+except ConfigError as err:  # refuse to start, in one line, rather than boot workers that cannot serve
+    print(f"websearch-mcp: configuration error: {err}", file=sys.stderr)
+    raise SystemExit(2) from None
 
 worker_class = "gthread"
 threads = _config.http_threads  # calls each worker runs at once (WEBSEARCH_HTTP_THREADS)

@@ -112,6 +112,16 @@ class _GuardedAdapter(HTTPAdapter):
         super().init_poolmanager(*args, **kwargs)
         self.poolmanager.pool_classes_by_scheme = pool_classes(self.guard)
 
+    def proxy_manager_for(self, proxy: str, **proxy_kwargs: Any) -> Any:
+        """The proxy's connections go to the configured proxy (the target was checked before, and the
+        proxy resolves it); their replies are read under the exchange's deadline like any other."""
+        from websearch_mcp.fetch.connections import deadline_pool_classes
+
+        manager = super().proxy_manager_for(proxy, **proxy_kwargs)
+        if isinstance(manager, urllib3.ProxyManager):
+            manager.pool_classes_by_scheme = deadline_pool_classes()
+        return manager
+
 
 class HttpClient:
     """Sends requests with the project's policy; thread-safe for concurrent tool calls.
@@ -216,10 +226,14 @@ class HttpClient:
     def _check_hop(self, asked: str, url: str) -> None:
         """Refuse a hop whose host is not a public address before anything is sent to it."""
         from websearch_mcp.fetch.addresses import check_url
+        from websearch_mcp.fetch.proxies import proxy_for
 
         try:
             _, host, port = check_url(url)
-            self.guard.resolve(host, port)
+            if proxy_for(url) is None:
+                self.guard.resolve(host, port)
+            else:
+                self.guard.check_behind_proxy(host, port)  # the proxy resolves what this machine cannot
         except ToolError as err:
             if url == asked:
                 raise UpstreamError(err.message, url=url) from err

@@ -65,6 +65,26 @@ class Method:
         self.long_running = long_running  # transports run it off the thread that reads input
 
 
+def _within_budget(result: ToolResult, budget: int) -> ToolResult:
+    """The last guard of the answer budget, for every tool (an aggregated server's too): the longest
+    strings are cut until the answer fits; images that do not fit are left out, with a note."""
+    if not budget:
+        return result
+    from websearch_mcp import budget as budgets
+
+    if result.raw is not None:
+        raw = dict(result.raw)
+        if budgets.size_of("", raw) > budget and isinstance(raw.get("content"), list):
+            raw["content"] = [item if not (isinstance(item, dict) and item.get("type") in ("image", "audio"))
+                              else {"type": "text", "text": f"[{item['type']} left out: over the answer budget]"}
+                              for item in raw["content"]]
+        _, raw = budgets.fit("", raw, budget)
+        result.raw = raw
+        return result
+    result.text, result.structured = budgets.fit(result.text, result.structured, budget)
+    return result
+
+
 def _meta_of(params: Any) -> dict[str, Any] | None:
     meta = params.get("_meta") if isinstance(params, dict) else None
     return meta if isinstance(meta, dict) else None
@@ -135,8 +155,10 @@ class McpServer:
     """Answers MCP requests of either era; one instance serves every connection."""
 
     def __init__(self, registry: Registry, page_size: int = 50,
-                 instructions: str = INSTRUCTIONS, list_changed: bool = False, lightweight: bool = False) -> None:
+                 instructions: str = INSTRUCTIONS, list_changed: bool = False, lightweight: bool = False,
+                 result_budget: int = 0) -> None:
         self.registry = registry
+        self.result_budget = result_budget  # the most characters an answer may take (0: no bound)
         self.page_size = page_size
         self.instructions = instructions
         self.list_changed = list_changed  # tools come and go (backend servers): clients are told
@@ -202,7 +224,7 @@ class McpServer:
             raise ServerError(err.message, data=err.data) from err
         log.debug(f"tool {tool.name} finished in {(time.monotonic() - started) * 1000:.0f} ms"
                   f"{' with an error' if result.is_error else ''}")
-        return result
+        return _within_budget(result, self.result_budget)
 
     # -- methods --------------------------------------------------------------------------------
 
@@ -289,7 +311,7 @@ class McpServer:
     def _render(tool: Tool | None, result: ToolResult, revision: str) -> dict[str, Any]:
         if result.raw is not None:
             return result.raw
-        rendered: dict[str, Any] = {"content": [{"type": "text", "text": result.text}]}
+        rendered: dict[str, Any] = {"content": [{"type": "text", "text": result.text}, *result.images]}
         if (result.structured is not None and tool is not None and tool.output_schema is not None
                 and revisions.has_structured_content(revision)):
             rendered["structuredContent"] = result.structured

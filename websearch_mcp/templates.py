@@ -62,9 +62,15 @@ PAGE_SEPARATOR = "\n---\n\n"
 PAGE_OUTLINE = ("\n_Outline: {count} sections in {total} characters. To read one, call fetch_content with "
                 "its start_index (and max_chars)._\n\n")
 PAGE_OUTLINE_ITEM = "{indent}- {title} (start_index {start}, {chars} characters)\n"
+PAGE_OUTLINE_CUT = "- … {count} more sections (ask with a larger max_chars, or read on with start_index)\n"
+BUDGET_SHARED = ("\n\n_These pages shared this answer's budget of {budget} characters (WEBSEARCH_MAX_RESULT_CHARS), "
+                 "so {cut} of them stop early; each says the start_index to read on from. Ask for fewer pages "
+                 "to get more of each._")
 PAGE_NO_HEADINGS = "\n_The page has no headings ({total} characters); read it with start_index._\n"
 PAGE_PASSAGES = ("\n_The {count} passages of {total_passages} that best match the query, best first. To read on "
                  "around one, call fetch_content with its start_index._\n")
+PAGE_PASSAGE_ONE = ("\n_The passage of {total_passages} that best matches the query. To read on around it, call "
+                    "fetch_content with its start_index._\n")
 PAGE_PASSAGE = "\n### {path} (start_index {start})\n\n{text}\n"
 PAGE_NO_PASSAGE = "\n_No passage of this page matches the query; read it in order with start_index 0._\n"
 FAILED_HEADER = "## Failed URLs\n"
@@ -79,6 +85,8 @@ CONTEXT_SOURCES = "### Sources\n"
 CONTEXT_SOURCE = "[{number}] [{title}]({url})\n"
 CONTEXT_SOURCE_SNIPPET = "[{number}] [{title}]({url}) (search snippet only: the page could not be read)\n"
 CONTEXT_EMPTY = '## Context for "{query}"\n\nNo relevant content was found.\n'
+CONTEXT_BUDGET = ("\n\n_The context was held to {tokens} tokens to fit this answer's budget of {budget} characters "
+                  "(WEBSEARCH_MAX_RESULT_CHARS)._")
 CONTEXT_FAILED_ONE = "\n_{count} of {total} pages could not be read; only its search snippet was used._\n"
 CONTEXT_FAILED_MANY = "\n_{count} of {total} pages could not be read; only their search snippets were used._\n"
 

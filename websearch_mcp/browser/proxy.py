@@ -14,6 +14,7 @@ from urllib.parse import urlsplit
 from websearch_mcp import log
 from websearch_mcp.errors import ToolError
 from websearch_mcp.fetch.addresses import AddressGuard, BlockedAddressError
+from websearch_mcp.fetch.proxies import proxy_for
 
 _HEAD_LIMIT = 64 * 1024
 _IDLE_SECONDS = 60.0
@@ -63,6 +64,11 @@ class GuardedProxy:
                     _answer(client, 400, "Only http and https are proxied")
                     return
                 host, port = parts.hostname, parts.port or 80
+            url = f"https://{host}:{port}/" if method == b"CONNECT" else target.decode("latin-1")
+            through = proxy_for(url)
+            if through is not None:
+                self._via_proxy(client, through, (head, method, target, version, rest), host, port)
+                return
             upstream = self._connect(client, method.decode("latin-1"), host, port)
             if upstream is None:
                 return
@@ -78,6 +84,41 @@ class GuardedProxy:
             return
         finally:
             client.close()
+
+    def _via_proxy(self, client: socket.socket, through: str, request: tuple[bytes, bytes, bytes, bytes, bytes],
+                   host: str, port: int) -> None:
+        """Forward one request to the upstream proxy the environment names (which does the DNS), after
+        the address check that applies behind a proxy."""
+        head, method, target, version, rest = request
+        try:
+            self.guard.check_behind_proxy(host, port)
+        except BlockedAddressError as err:
+            self.refused.append(f"{host}:{port}")
+            log.warning(f"browser: refused {method.decode('latin-1')} {host}:{port}: {err.message}")
+            _answer(client, 403, "Refused by websearch-mcp: not a public address")
+            return
+        parts = urlsplit(through if "://" in through else f"http://{through}")
+        credentials = _basic_credentials(parts.username, parts.password)
+        try:
+            upstream = socket.create_connection((parts.hostname or "", parts.port or 8080), timeout=10)
+        except OSError:
+            _answer(client, 502, f"could not connect to the proxy {parts.hostname}")
+            return
+        with upstream:
+            if method == b"CONNECT":
+                upstream.sendall(b"CONNECT " + target + b" " + version + b"\r\nHost: " + target + b"\r\n"
+                                 + credentials + b"\r\n")
+                answer, extra = _read_head(upstream)
+                if answer is None:
+                    return
+                client.sendall(answer + extra)
+                if answer.split(b" ", 2)[1:2] != [b"200"]:
+                    return
+                if rest:
+                    upstream.sendall(rest)
+            else:
+                upstream.sendall(_proxy_form(head, credentials) + rest)
+            _relay(client, upstream)
 
     def _connect(self, client: socket.socket, method: str, host: str, port: int) -> socket.socket | None:
         try:
@@ -137,6 +178,24 @@ def _origin_form(head: bytes, method: bytes, target: bytes, version: bytes) -> b
     upgrade = any(line.lower().startswith(b"upgrade:") for line in lines)
     connection = b"Connection: Upgrade" if upgrade else b"Connection: close"
     return b"\r\n".join([method + b" " + path.encode("latin-1") + b" " + version, *kept, connection]) + b"\r\n\r\n"
+
+
+def _proxy_form(head: bytes, credentials: bytes) -> bytes:
+    """The request for an upstream proxy: absolute form kept, the browser's proxy headers replaced."""
+    lines = head.split(b"\r\n")
+    kept = [line for line in lines[1:] if line and not line.lower().startswith(_HOP_HEADERS)]
+    return b"\r\n".join([lines[0], *kept, b"Connection: close"]) + b"\r\n" + credentials + b"\r\n"
+
+
+def _basic_credentials(user: str | None, password: str | None) -> bytes:
+    """A Proxy-Authorization header line for a proxy URL with credentials, else nothing."""
+    if not user:
+        return b""
+    import base64
+    from urllib.parse import unquote
+
+    token = base64.b64encode(f"{unquote(user)}:{unquote(password or '')}".encode()).decode("ascii")
+    return f"Proxy-Authorization: Basic {token}\r\n".encode("latin-1")
 
 
 def _relay(client: socket.socket, upstream: socket.socket) -> None:

@@ -97,7 +97,7 @@ class Crawls:
         services = self.services
         slot = None
         if polite:
-            gate = HostGate(services.store, services.config.fetch_per_host, services.config.timeout * 2 + HOLD_EXTRA)
+            gate = HostGate(services.store, services.config.crawl_per_host, services.config.timeout * 2 + HOLD_EXTRA)
             slot = gate.enter(site_of(start), robots.crawl_delay(), until)
             if slot is None:
                 raise ToolError("the start page could not be read in time: other requests to the site were waiting")
@@ -129,7 +129,7 @@ class Crawls:
                     stop = max(stop, deadline)
                 worker = Worker(self.services, plan, robots, state, stop)
                 alive = [threading.Thread(target=worker.run, name="crawl", daemon=True)
-                         for _ in range(max(1, self.services.config.fetch_per_host))]
+                         for _ in range(max(1, self.services.config.crawl_per_host))]
                 for thread in alive:
                     thread.start()
             self._workers[plan.key] = alive
@@ -148,7 +148,7 @@ class Worker:
         self.stop = stop
         config = services.config
         self.hold = config.timeout * 2 + HOLD_EXTRA
-        self.gate = HostGate(services.store, config.fetch_per_host, self.hold)
+        self.gate = HostGate(services.store, config.crawl_per_host, self.hold)
 
     def run(self) -> None:
         """Read pages until there are none left to read."""

@@ -164,7 +164,7 @@ def _from_links(crawls: Crawls, start: str, rules: _Filter, limit: int, context:
     """Pages found by following links breadth first from the start page, up to LINK_DEPTH."""
     services = crawls.services
     stop = time.monotonic() + 3600.0 if context.deadline is None else context.deadline - DEADLINE_MARGIN
-    gate = HostGate(services.store, services.config.fetch_per_host, services.config.timeout * 2 + 30.0)
+    gate = HostGate(services.store, services.config.crawl_per_host, services.config.timeout * 2 + 30.0)
     delay = rules.rules[origin_of(start)].crawl_delay()
     found: dict[str, SitePage] = {page_key(start): SitePage(start, "links")}  # by page key
     traps = TrapLimits()
@@ -199,7 +199,7 @@ def _from_links(crawls: Crawls, start: str, rules: _Filter, limit: int, context:
                 aliases[url] = links.canonical
         return [(link.url, link.text) for link in links.links]
 
-    with ThreadPoolExecutor(max_workers=max(1, services.config.fetch_per_host)) as pool:
+    with ThreadPoolExecutor(max_workers=max(1, services.config.crawl_per_host)) as pool:
         for depth in range(LINK_DEPTH + 1):
             if not level or time.monotonic() >= stop:
                 break

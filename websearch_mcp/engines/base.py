@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from websearch_mcp.config import Config
+from websearch_mcp.engines.sites import with_site_operators
 from websearch_mcp.engines.table import EngineEntry
 from websearch_mcp.errors import BlockedError, DeadlineExceeded, UpstreamError
 from websearch_mcp.http_client import HttpClient, HttpResponse
@@ -34,6 +35,13 @@ class SearchQuery:
     time_range: str = ""
     page: int = 1
     category: str = "general"
+    include_domains: tuple[str, ...] = ()  # only results from these sites (and their subdomains)
+    exclude_domains: tuple[str, ...] = ()
+
+    @property
+    def text(self) -> str:
+        """The query with the site filters written as the engines' `site:` and `-site:` operators."""
+        return with_site_operators(self.query, self.include_domains, self.exclude_domains)
 
     @property
     def offset(self) -> int:
@@ -57,6 +65,13 @@ class SearchHit:
     engines: list[str] = field(default_factory=list)
     score: float | None = None
     published_date: str | None = None
+    # news, images and videos
+    source: str | None = None  # the publisher (news, videos) or the site showing an image
+    image_url: str | None = None  # the image file itself (images)
+    thumbnail_url: str | None = None
+    width: int | None = None
+    height: int | None = None
+    duration: str | None = None  # as the engine writes it: "4:01:40"
 
 
 @dataclass

@@ -8,7 +8,16 @@ import binascii
 import time
 from urllib.parse import parse_qs, urlsplit
 
-from websearch_mcp.engines.base import Outbound, ResultsPage, SearchEngine, SearchHit, SearchQuery, no_result_list
+from websearch_mcp.engines.base import (
+    EngineAnswer,
+    Outbound,
+    ResultsPage,
+    SearchEngine,
+    SearchHit,
+    SearchQuery,
+    Turn,
+    no_result_list,
+)
 from websearch_mcp.engines.html import first, first_match, has_class, parse, text_of
 from websearch_mcp.engines.locale import country_of, language_of
 
@@ -43,10 +52,19 @@ class Bing(SearchEngine):
     """Bing's HTML results."""
 
     block_markers = (b"/challenge/verify", b"One last step", b'class="captcha"')
+    categories = ("general", "news", "images", "videos")
+
+    def search(self, query: SearchQuery, turn: Turn) -> EngineAnswer:
+        """Web results, or the news, images or videos search's."""
+        if query.category != "general":
+            from websearch_mcp.engines.vertical import vertical_engine
+
+            return vertical_engine(self, query.category).search(query, turn)
+        return super().search(query, turn)
 
     def build_request(self, query: SearchQuery, offset: int) -> Outbound:
         """GET ?q= with paging (`first`), market, safe search and time filters."""
-        params = {"q": query.query}
+        params = {"q": query.text}
         if offset:
             params.update(first=str(offset + 1), FORM="PERE")
         language, country = language_of(query), country_of(query)

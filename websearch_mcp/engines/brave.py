@@ -4,7 +4,16 @@ from __future__ import annotations
 
 from lxml import etree
 
-from websearch_mcp.engines.base import Outbound, ResultsPage, SearchEngine, SearchHit, SearchQuery, no_result_list
+from websearch_mcp.engines.base import (
+    EngineAnswer,
+    Outbound,
+    ResultsPage,
+    SearchEngine,
+    SearchHit,
+    SearchQuery,
+    Turn,
+    no_result_list,
+)
 from websearch_mcp.engines.html import first, has_class, parse, text_of
 from websearch_mcp.engines.locale import country_of
 
@@ -30,10 +39,19 @@ class Brave(SearchEngine):
 
     page_size = PAGE_SIZE
     block_markers = (b"challengeSet", b'page:"/captcha"', b"flagged as being suspicious")
+    categories = ("general", "news", "images", "videos")
+
+    def search(self, query: SearchQuery, turn: Turn) -> EngineAnswer:
+        """Web results, or the news, images or videos search's."""
+        if query.category != "general":
+            from websearch_mcp.engines.vertical import vertical_engine
+
+            return vertical_engine(self, query.category).search(query, turn)
+        return super().search(query, turn)
 
     def build_request(self, query: SearchQuery, offset: int) -> Outbound:
         """GET ?q=&source=web, with the page number as `offset` and the time range as `tf`."""
-        params = {"q": query.query, "source": "web"}
+        params = {"q": query.text, "source": "web"}
         if offset:
             params["offset"] = str(offset // PAGE_SIZE)
         if query.time_range:

@@ -27,6 +27,7 @@ from websearch_mcp.engines.duckduckgo_pages import (
     parse_html_page,
     parse_lite_page,
 )
+from websearch_mcp.engines.vertical import VERTICALS, vertical_engine
 from websearch_mcp.errors import BlockedError, UnexpectedPage, UpstreamConnectionError, UpstreamError
 from websearch_mcp.templates import DDG_BLOCKED, DDG_UNAVAILABLE, DDG_UNRECOGNISED
 
@@ -45,7 +46,7 @@ class Endpoint:
 
 def first_form(query: SearchQuery, region: str) -> dict[str, str]:
     """The form fields of a first search, as DuckDuckGo's own search box sends them."""
-    form = {"q": query.query, "b": "", "kl": region, "kp": SAFE_SEARCH[query.safe_search]}
+    form = {"q": query.text, "b": "", "kl": region, "kp": SAFE_SEARCH[query.safe_search]}
     if TIME_RANGES[query.time_range]:
         form["df"] = TIME_RANGES[query.time_range]
     return form
@@ -78,6 +79,8 @@ def region_for_language(language: str) -> str:
 class DuckDuckGo(SearchEngine):
     """Web search on DuckDuckGo's HTML endpoint with the lite endpoint as its fallback."""
 
+    categories = ("general", *VERTICALS)
+
     @property
     def endpoints(self) -> list[Endpoint]:
         """The result pages to try, in order."""
@@ -86,6 +89,8 @@ class DuckDuckGo(SearchEngine):
 
     def search(self, query: SearchQuery, turn: Turn) -> EngineAnswer:
         """Results from the first endpoint that answers; the language picks a region when none was given."""
+        if query.category in VERTICALS:
+            return vertical_engine(self, query.category).search(query, turn)
         region = query.region if query.region != "wt-wt" or not query.language else region_for_language(query.language)
         try:
             (hits, endpoint, pages), failures = first_answer(

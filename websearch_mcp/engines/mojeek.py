@@ -20,7 +20,7 @@ class Mojeek(SearchEngine):
     def build_request(self, query: SearchQuery, offset: int) -> Outbound:
         """GET ?q= with `s` (1-based offset, sent only past the first page, as the site does), safe
         search, language and region bias, and `since` for a time range."""
-        params = {"q": query.query}
+        params = {"q": query.text}
         if offset:
             params["s"] = str(offset + 1)
         params["safe"] = "0" if query.safe_search == 0 else "1"

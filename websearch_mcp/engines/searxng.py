@@ -14,6 +14,7 @@ from websearch_mcp.engines.base import (
     Turn,
     first_answer,
 )
+from websearch_mcp.engines.searxng_media import media_fields
 from websearch_mcp.errors import SearchFailed, UpstreamError
 
 SAFE_SEARCH = {0: "0", 1: "1", 2: "2"}
@@ -22,7 +23,7 @@ LAST_GOOD = "searxng.last_good:"  # + the instance list: the one that answered l
 
 def build_params(query: SearchQuery) -> dict[str, str]:
     """The query string of /search?format=json for a query."""
-    params = {"q": query.query, "format": "json", "categories": query.category,
+    params = {"q": query.text, "format": "json", "categories": query.category,
               "safesearch": SAFE_SEARCH[query.safe_search], "pageno": str(query.page)}
     if query.language:
         params["language"] = query.language
@@ -45,7 +46,7 @@ def parse_results(data: Any) -> EngineAnswer:
             title=" ".join(str(item.get("title") or "").split()), url=str(item["url"]),
             snippet=" ".join(str(item.get("content") or "").split()), engine=str(item.get("engine") or ""),
             engines=engines, score=float(score) if isinstance(score, (int, float)) else None,
-            published_date=item.get("publishedDate") or None))
+            published_date=item.get("publishedDate") or None, **media_fields(item)))
     extras: dict[str, Any] = {
         "answers": [_answer_text(a) for a in data.get("answers") or [] if _answer_text(a)],
         "infoboxes": [i for i in data.get("infoboxes") or [] if isinstance(i, dict)],

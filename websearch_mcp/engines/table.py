@@ -31,11 +31,16 @@ class EngineEntry:
 
 ENGINES = (
     EngineEntry("duckduckgo", "DuckDuckGo", "duckduckgo:DuckDuckGo",
-                {"html_url": "https://html.duckduckgo.com/html/", "lite_url": "https://lite.duckduckgo.com/lite/"},
+                {"html_url": "https://html.duckduckgo.com/html/", "lite_url": "https://lite.duckduckgo.com/lite/",
+                 "url": "https://duckduckgo.com/"},  # the token page; news.js, i.js and v.js live under it
                 min_interval=1.0, prefix="ddg"),
     EngineEntry("searxng", "SearXNG", "searxng:Searxng", {"urls": ""}, min_interval=0.0, default=False),
-    EngineEntry("bing", "Bing", "bing:Bing", {"url": "https://www.bing.com/search"}, min_interval=1.0),
-    EngineEntry("brave", "Brave", "brave:Brave", {"url": "https://search.brave.com/search"}, min_interval=1.0),
+    EngineEntry("bing", "Bing", "bing:Bing", {"url": "https://www.bing.com/search", "news_url": "https://www.bing.com/news/infinitescrollajax",
+                 "images_url": "https://www.bing.com/images/async", "videos_url": "https://www.bing.com/videos/asyncv2"},
+                min_interval=1.0),
+    EngineEntry("brave", "Brave", "brave:Brave", {"url": "https://search.brave.com/search", "news_url": "https://search.brave.com/news",
+                 "images_url": "https://search.brave.com/images", "videos_url": "https://search.brave.com/videos"},
+                min_interval=1.0),
     EngineEntry("mojeek", "Mojeek", "mojeek:Mojeek", {"url": "https://www.mojeek.com/search"}, min_interval=1.0),
     EngineEntry("yahoo", "Yahoo", "yahoo:Yahoo", {"url": "https://search.yahoo.com/search"}, min_interval=1.0),
     EngineEntry("wikipedia", "Wikipedia", "wikipedia:Wikipedia",

@@ -43,7 +43,7 @@ class Yahoo(SearchEngine):
 
     def build_request(self, query: SearchQuery, offset: int) -> Outbound:
         """GET ?p= with `b` past the first page and `btf` for a time range."""
-        params = {"p": query.query}
+        params = {"p": query.text}
         if offset:
             params.update(b=str(offset + 1), pz=str(self.page_size))
         if query.time_range in TIME_RANGES:

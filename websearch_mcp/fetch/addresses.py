@@ -62,6 +62,14 @@ def refusal_reason(address: IPAddress) -> str | None:
     return None
 
 
+def _literal(host: str) -> IPAddress | None:
+    """The address a host names literally (IPv4, IPv6 with or without brackets), or None for a name."""
+    try:
+        return ipaddress.ip_address(host.strip("[]").split("%")[0])
+    except ValueError:
+        return None
+
+
 def check_url(url: str) -> tuple[str, str, int]:
     """(scheme, host, port) of a fetchable URL; InvalidUrlError for anything but http(s) with a host."""
     try:
@@ -89,7 +97,7 @@ class AddressGuard:
         try:
             infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
         except (socket.gaierror, UnicodeError) as err:
-            raise UnresolvedHostError(f"could not resolve {host} ({err})") from None
+            raise UnresolvedHostError(f"could not resolve the host name {host} ({err})") from None
         seen: list[tuple[int, str]] = []
         for family, _, _, _, sockaddr in infos:
             pair = (family, str(sockaddr[0]).split("%")[0])
@@ -100,6 +108,26 @@ class AddressGuard:
     def dial_target(self, address: str, port: int) -> tuple[str, int]:
         """Where to open the socket for a checked address (the address itself, outside tests)."""
         return address, port
+
+    def check_behind_proxy(self, host: str, port: int) -> list[tuple[int, str]] | None:
+        """The address check for a request that goes through a proxy, which does the DNS: a literal
+        address, localhost and a name that resolves here are checked as usual (and refused before the
+        proxy sees them); a name that does not resolve here is left to the proxy (None)."""
+        literal = _literal(host)
+        if literal is None and (host.lower() == "localhost" or host.lower().endswith(".localhost")):
+            literal = ipaddress.ip_address("127.0.0.1")
+        if literal is not None:
+            if not self.allow_private:
+                reason = refusal_reason(literal)
+                if reason:
+                    raise BlockedAddressError(f"refused to fetch from {host}: it is {literal}, {reason}. Set "
+                                              "WEBSEARCH_ALLOW_PRIVATE_URLS=1 to allow private addresses in a "
+                                              "trusted setup.")
+            return [(socket.AF_INET6 if literal.version == 6 else socket.AF_INET, str(literal))]
+        try:
+            return self.resolve(host, port)
+        except UnresolvedHostError:
+            return None
 
     def resolve(self, host: str, port: int) -> list[tuple[int, str]]:
         """Every address of a host, each checked; BlockedAddressError if any is not public."""

@@ -77,6 +77,29 @@ def _detect(body: bytes) -> str:
     return codec
 
 
+def _mostly(body: bytes, codec: str) -> str | None:
+    """The body decoded as declared with its few invalid bytes replaced, or None when so much of it is
+    invalid that the declaration is clearly wrong (a windows-1252 page that says UTF-8): one bad byte
+    must not turn a whole UTF-8 page into mojibake. A UTF-8 page with windows-1252 characters pasted
+    into it (curly quotes, dashes) gets them back whole, by Beautiful Soup's detwingle."""
+    if codec == "utf-8":
+        from bs4 import UnicodeDammit
+
+        fixed = _strict(UnicodeDammit.detwingle(body), "utf-8")
+        if fixed is not None and _mostly_same(body, fixed):
+            return fixed
+    text = body.decode(codec, errors="replace")
+    bad = text.count("\ufffd")
+    decoded = sum(1 for char in text if ord(char) > 0x7F) - bad
+    return text if bad <= max(2, decoded // 20) and decoded > bad else None
+
+
+def _mostly_same(body: bytes, fixed: str) -> bool:
+    """Whether detwingling changed only a few characters (a few pasted ones, not a whole other encoding)."""
+    text = body.decode("utf-8", errors="replace")
+    return text.count("\ufffd") <= max(2, (sum(1 for char in fixed if ord(char) > 0x7F)) // 20)
+
+
 def decode_page(body: bytes, content_type: str = "") -> tuple[str, str]:
     """(text, codec) of a page: header, then declaration, then detection; never raises."""
     for mark, bom_codec in _BOMS:
@@ -93,7 +116,7 @@ def decode_page(body: bytes, content_type: str = "") -> tuple[str, str]:
             utf8 = utf8 if utf8 is not None else _strict(body, "utf-8")
             if utf8 is not None:  # a UTF-8 page mislabelled as latin-1 / windows-1252
                 return utf8, "utf-8"
-        text = _strict(body, codec)
+        text = _strict(body, codec) or _mostly(body, codec)
         if text is not None:
             return text, codec
     text = _strict(body, "utf-8")

@@ -21,7 +21,17 @@ from websearch_mcp import exchange
 from websearch_mcp.fetch.addresses import AddressGuard, UnresolvedHostError
 
 
-class _GuardedMixin:
+class _DeadlineMixin:
+    sock: socket.socket | None
+
+    def getresponse(self, *args: Any, **kwargs: Any) -> Any:
+        running = exchange.current()
+        if running is not None:
+            running.attach(self.sock)  # the status line and headers are read under the deadline too
+        return super().getresponse(*args, **kwargs)  # type: ignore[misc]
+
+
+class _GuardedMixin(_DeadlineMixin):
     guard: AddressGuard
     _dns_host: str
     port: int
@@ -51,11 +61,16 @@ class _GuardedMixin:
                 last = err
         raise NewConnectionError(self, f"Failed to establish a new connection: {last}")  # type: ignore[arg-type]
 
-    def getresponse(self, *args: Any, **kwargs: Any) -> Any:
-        running = exchange.current()
-        if running is not None:
-            running.attach(self.sock)  # the status line and headers are read under the deadline too
-        return super().getresponse(*args, **kwargs)  # type: ignore[misc]
+
+def deadline_pool_classes() -> dict[str, type]:
+    """Connection-pool classes for the connections to a configured proxy: no address check (the proxy
+    is the operator's choice, often on a private address), but replies under the exchange's deadline."""
+    http_conn = type("DeadlineHTTPConnection", (_DeadlineMixin, HTTPConnection), {})
+    https_conn = type("DeadlineHTTPSConnection", (_DeadlineMixin, HTTPSConnection), {})
+    return {
+        "http": type("DeadlineHTTPConnectionPool", (HTTPConnectionPool,), {"ConnectionCls": http_conn}),
+        "https": type("DeadlineHTTPSConnectionPool", (HTTPSConnectionPool,), {"ConnectionCls": https_conn}),
+    }
 
 
 def pool_classes(guard: AddressGuard) -> dict[str, type]:

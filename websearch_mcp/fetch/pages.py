@@ -12,12 +12,13 @@ from contextlib import contextmanager
 from typing import Any, TypeVar
 from urllib.parse import urljoin, urlsplit
 
-from websearch_mcp import log, wire
+from websearch_mcp import exchange, log, wire
 from websearch_mcp.config import Config
 from websearch_mcp.errors import ToolError, UpstreamConnectionError, UpstreamError
 from websearch_mcp.fetch.addresses import AddressGuard, UnresolvedHostError, check_url
 from websearch_mcp.fetch.charset import decode_page
-from websearch_mcp.fetch.slots import FairSlots
+from websearch_mcp.fetch.proxies import proxy_for
+from websearch_mcp.fetch.slots import FairSlots, Holding
 from websearch_mcp.store.base import Store
 from websearch_mcp.store.memory import MemoryStore
 from websearch_mcp.templates import NETWORK_HINT
@@ -126,15 +127,40 @@ class _Retry(Exception):
         self.error = error
 
 
+class NotStarted(FetchError):
+    """A page still waiting for a connection to its host when the answer went out; it is not read."""
+
+    def __init__(self, url: str, host: str, waited: float) -> None:
+        super().__init__(f"not read: after {waited:.1f} s it was still waiting in line for a connection to "
+                         f"{host} (its other pages were being read); ask again to read it")
+        self.url = url
+
+
 FETCH_RETRIES = 1
 QUORUM = 0.6  # share of the pages asked for after which the rest only get a grace period
 GRACE_FACTOR = 2.0  # the grace: this many times what the quorum took ...
 GRACE_MIN, GRACE_MAX = 0.3, 5.0  # ... within these bounds (seconds)
+STALL_AFTER = 1.0  # seconds on the wire after which a request steps aside for the host's next page
+_POLL = 0.05  # how often the wait looks again while a page is still in line for its host
 
 
 def grace_after(quorum_seconds: float) -> float:
     """How long the pages still loading are waited for once the quorum is in."""
     return min(GRACE_MAX, max(GRACE_MIN, GRACE_FACTOR * quorum_seconds))
+
+
+class _Read:
+    """One URL's read under way: its result, when its first request went out, and how many calls wait
+    for it (a read nobody waits for any more is dropped if it has not started)."""
+
+    __slots__ = ("abandoned", "finished_at", "future", "started_at", "waiters")
+
+    def __init__(self) -> None:
+        self.future: Future[FetchedPage] = Future()
+        self.started_at: float | None = None  # when its first request went out (None: cached, or in line)
+        self.finished_at: float | None = None
+        self.waiters = 0
+        self.abandoned = False
 
 
 class PageFetcher:
@@ -152,15 +178,15 @@ class PageFetcher:
         # pages fetched at once by this process, whatever the number of calls: each may buffer a whole
         # body, so this bounds the memory that fetching can take
         self._in_flight = FairSlots(config.fetch_concurrency)
-        self._reading: dict[str, Future[FetchedPage]] = {}  # URL -> the read under way (one per URL)
+        self._reading: dict[str, _Read] = {}  # URL -> the read under way (one per URL)
 
-    def fetch(self, url: str, deadline: float | None = None) -> FetchedPage:
+    def fetch(self, url: str, deadline: float | None = None, read: _Read | None = None) -> FetchedPage:
         """Fetch one page (from the cache when it is fresh there); raise ToolError on failure."""
         cached = self.cache.get(PAGE_CACHE, url)
         if cached is not None:
             return FetchedPage.from_bytes(cached)
         _, host, _ = check_url(url)
-        page = self._fetch_with_retries(url, host.lower(), deadline)
+        page = self._fetch_with_retries(url, host.lower(), deadline, read)
         self.cache.put(PAGE_CACHE, url, page.to_bytes(), self.config.cache_ttl)
         return page
 
@@ -169,82 +195,135 @@ class PageFetcher:
         """Fetch several pages in parallel (bounded, and per host); results in the order asked.
 
         Once a quorum of them is in, the others get a grace period (a small multiple of what the
-        quorum took); those still loading then are answered as LatePage and keep loading in the
-        background into the page cache, so asking again soon finds them. `max_wait` (seconds) caps
-        the whole wait."""
+        quorum took, counted for a page from when its request went out); those still loading then are
+        answered as LatePage and keep loading in the background into the page cache, so asking again
+        soon finds them. `max_wait` (seconds) caps the whole wait."""
         return self.fetch_many_then(urls, _same, on_done, deadline, max_wait)
 
     def fetch_many_then(self, urls: list[str], then: Callable[[FetchedPage], Made],
                         on_done: Callable[[int], None] | None = None, deadline: float | None = None,
-                        max_wait: float | None = None) -> list[Made | ToolError]:
+                        max_wait: float | None = None,
+                        cancelled: Callable[[], bool] | None = None) -> list[Made | ToolError]:
         """fetch_many, with `then` applied to each page as soon as it is in (on the thread that read it,
-        so converting the first pages overlaps waiting for the last)."""
+        so converting the first pages overlaps waiting for the last). A cancelled call stops waiting at
+        once; pages nobody else waits for that have not started are dropped."""
         started = time.monotonic()
         until = deadline
         if max_wait is not None:
             until = started + max_wait if until is None else min(until, started + max_wait)
-        futures = [_chained(self._reading_of(url, deadline), then) for url in urls]
+        reads = [self._reading_of(url, deadline) for url in urls]
+        futures = [_chained(read.future, then) for read in reads]
+        try:
+            self._wait_for_quorum_and_grace(reads, futures, started, until, on_done, cancelled)
+            waited = time.monotonic() - started
+            return [self._outcome(url, read, future, waited) for url, read, future in zip(urls, reads, futures,
+                                                                                           strict=True)]
+        finally:
+            for read in reads:
+                self._let_go(read)
+
+    def _wait_for_quorum_and_grace(self, reads: list[_Read], futures: list[Future[Made]], started: float,
+                                   until: float | None, on_done: Callable[[int], None] | None,
+                                   cancelled: Callable[[], bool] | None = None) -> None:
+        """Wait until every page is in, or the grace after the quorum ends (for each page, counted from
+        when its request went out: a page still in line for its host is not late), or `until`."""
         done_count = 0
-        quorum = max(1, math.ceil(len(urls) * QUORUM))
+        quorum = max(1, math.ceil(len(futures) * QUORUM))
         quorum_at: float | None = None
+        grace = 0.0
         pending = set(futures)
         while pending:
             now = time.monotonic()
-            limit = until
+            limit, poll = until, None
             if quorum_at is not None:
-                grace_end = quorum_at + grace_after(quorum_at - started)
-                limit = grace_end if limit is None else min(limit, grace_end)
-            if limit is not None and now >= limit:
+                end = quorum_at + grace
+                for read, future in zip(reads, futures, strict=True):
+                    if future not in pending:
+                        continue
+                    if read.started_at is None:
+                        end, poll = max(end, quorum_at + 2 * grace), _POLL
+                    elif read.started_at > quorum_at:
+                        end = max(end, read.started_at + grace)
+                limit = end if limit is None else min(limit, end)
+            if (limit is not None and now >= limit) or (cancelled is not None and cancelled()):
                 break
-            finished, pending = wait(pending, timeout=None if limit is None else limit - now,
-                                     return_when=FIRST_COMPLETED)
+            timeout = None if limit is None else limit - now
+            if cancelled is not None:
+                poll = _POLL * 2
+            if poll is not None:
+                timeout = poll if timeout is None else min(timeout, poll)
+            finished, pending = wait(pending, timeout=timeout, return_when=FIRST_COMPLETED)
             for _ in finished:
                 done_count += 1
                 if on_done is not None:
                     on_done(done_count)
             if quorum_at is None and len(futures) - len(pending) >= quorum and pending:
                 quorum_at = time.monotonic()
-        waited = time.monotonic() - started
-        outcomes: list[Made | ToolError] = []
-        for url, future in zip(urls, futures, strict=True):
-            outcomes.append(_outcome(url, future, waited))
-        return outcomes
+                grace = grace_after(_slowest_read(reads, started, quorum_at))
 
-    def _reading_of(self, url: str, deadline: float | None) -> Future[FetchedPage]:
+    def _reading_of(self, url: str, deadline: float | None) -> _Read:
         """The read of a URL: the one under way, or a new one on its own thread (a read outlives the
         call that started it when it is late, so it runs on a daemon thread, not a pool the call joins)."""
         with self._slots_lock:
             running = self._reading.get(url)
             if running is not None:
+                running.waiters += 1
+                running.abandoned = False
                 return running
-            future: Future[FetchedPage] = Future()
-            self._reading[url] = future
+            read = self._reading[url] = _Read()
+            read.waiters = 1
 
         def run() -> None:
             try:
-                future.set_result(self.fetch(url, deadline))
+                page = self.fetch(url, deadline, read)
             except BaseException as err:
-                future.set_exception(err)
+                read.finished_at = time.monotonic()
+                read.future.set_exception(err)
+            else:
+                read.finished_at = time.monotonic()
+                read.future.set_result(page)
             finally:
                 with self._slots_lock:
-                    self._reading.pop(url, None)
+                    if self._reading.get(url) is read:
+                        del self._reading[url]
 
         threading.Thread(target=run, name="page-read", daemon=True).start()
-        return future
+        return read
+
+    def _let_go(self, read: _Read) -> None:
+        """One call stops waiting for a read; a read nobody waits for that has not started is dropped."""
+        with self._slots_lock:
+            read.waiters -= 1
+            if read.waiters <= 0 and read.started_at is None:
+                read.abandoned = True
+
+    def _outcome(self, url: str, read: _Read, future: Future[Any], waited: float) -> Any:
+        if not future.done():
+            if read.started_at is None:
+                return NotStarted(url, _host_of(url), waited)
+            return LatePage(url, waited)
+        error = future.exception()
+        if error is None:
+            return future.result()
+        if isinstance(error, ToolError):
+            return error
+        log.warning(f"reading {url} failed inside the server: {type(error).__name__}: {error}")
+        return FetchError(f"could not be read ({type(error).__name__})")
 
     def _slot(self, host: str) -> FairSlots:
         with self._slots_lock:
             slot = self._host_slots.get(host)
             if slot is None:
-                slot = self._host_slots[host] = FairSlots(self.config.fetch_per_host)
+                per_host = self.config.fetch_per_host
+                slot = self._host_slots[host] = FairSlots(per_host, stalled_capacity=per_host)
             return slot
 
-    def _fetch_with_retries(self, url: str, host: str, deadline: float | None) -> FetchedPage:
+    def _fetch_with_retries(self, url: str, host: str, deadline: float | None, read: _Read | None) -> FetchedPage:
         """Fetch with one retry of a transient failure; a slot of the host and of the process is held
         only while a request is on the wire, never during the pause before a retry."""
         queued = time.monotonic()
         for attempt in range(FETCH_RETRIES + 1):
-            with self._slots_held(host, deadline, queued):
+            with self._slots_held(host, deadline, queued, read):
                 try:
                     return self._fetch_uncached(url, deadline, attempt)
                 except _Retry as retry:
@@ -257,27 +336,37 @@ class PageFetcher:
         raise AssertionError("unreachable")
 
     @contextmanager
-    def _slots_held(self, host: str, deadline: float | None, queued: float) -> Iterator[None]:
+    def _slots_held(self, host: str, deadline: float | None, queued: float, read: _Read | None) -> Iterator[None]:
         host_slot = self._slot(host)
         if not host_slot.acquire(deadline):
             raise _queue_timeout(host, queued, deadline)
+        holding = Holding(host_slot)
         try:
             if not self._in_flight.acquire(deadline):
                 raise _queue_timeout(host, queued, deadline)
             try:
+                if read is not None:
+                    with self._slots_lock:
+                        if read.abandoned:
+                            raise NotStarted("", host, time.monotonic() - queued)
+                        read.started_at = read.started_at or time.monotonic()
+                exchange.call_at(time.monotonic() + STALL_AFTER, holding.stall)
                 yield
             finally:
                 self._in_flight.release()
         finally:
-            host_slot.release()
+            holding.release()
 
     def _fetch_uncached(self, url: str, deadline: float | None, attempt: int = 0) -> FetchedPage:
         started = time.monotonic()
         current = url
         for _ in range(MAX_REDIRECTS + 1):
             _, host, port = check_url(current)
-            try:
-                self.guard.resolve(host, port)  # refuse before sending; the connection checks again
+            try:  # refuse before sending; a direct connection checks again
+                if proxy_for(current) is None:
+                    self.guard.resolve(host, port)
+                else:
+                    self.guard.check_behind_proxy(host, port)
             except UnresolvedHostError as err:
                 raise FetchError(f"{err.message}. {NETWORK_HINT}") from err
             try:
@@ -338,13 +427,16 @@ def _chained(reading: Future[FetchedPage], then: Callable[[FetchedPage], Made]) 
     return made
 
 
-def _outcome(url: str, future: Future[Any], waited: float) -> Any:
-    if not future.done():
-        return LatePage(url, waited)
-    error = future.exception()
-    if error is None:
-        return future.result()
-    if isinstance(error, ToolError):
-        return error
-    log.warning(f"reading {url} failed inside the server: {type(error).__name__}: {error}")
-    return FetchError(f"could not be read ({type(error).__name__})")
+def _slowest_read(reads: list[_Read], started: float, now: float) -> float:
+    """How long the slowest page in so far took on the wire (time spent in line for its host left out:
+    the grace is what a page of this host normally takes, not what the queue took)."""
+    times = [read.finished_at - (read.started_at or read.finished_at) for read in reads
+             if read.finished_at is not None]
+    return max(times) if times else now - started
+
+
+def _host_of(url: str) -> str:
+    try:
+        return urlsplit(url).hostname or url
+    except ValueError:
+        return url

@@ -18,7 +18,8 @@ if TYPE_CHECKING:
 __all__ = ["PAGE_MARKER", "PdfDamaged", "PdfEncrypted", "PdfError", "PdfImageOnly", "PdfNotInstalled", "PdfText",
            "read_pdf"]
 
-NOT_INSTALLED = "PDF support is not installed: in this checkout, .venv/bin/pip install '.[pdf]'"
+NOT_INSTALLED = ("PDF support is not installed on this server (its pdf extra; whoever runs the server can add it "
+                 "with: {command})")
 ENCRYPTED = ("the PDF is encrypted and cannot be opened without its password, so its text cannot be read; "
              "look for another copy of the document, such as an HTML version")
 IMAGE_ONLY = ("the PDF has no text layer ({pages}, images only: a scan or a drawing), and this server does no "
@@ -103,7 +104,9 @@ def _backend() -> Any:
     try:
         from websearch_mcp.pdf import pdfium
     except ImportError as err:
-        raise PdfNotInstalled(NOT_INSTALLED) from err
+        from websearch_mcp.install_hint import install_command
+
+        raise PdfNotInstalled(NOT_INSTALLED.format(command=install_command("pdf"))) from err
     return pdfium
 
 

@@ -41,7 +41,9 @@ def read_pdf_isolated(data: bytes, *, max_pages: int = 200, time_limit: float = 
                       memory_mb: int | None = 1024) -> PdfText:
     """read_pdf in a child process that is killed after `time_limit` (+ start-up) s or past `memory_mb` MiB."""
     if importlib.util.find_spec("pypdfium2") is None:
-        raise PdfNotInstalled(NOT_INSTALLED)
+        from websearch_mcp.install_hint import install_command
+
+        raise PdfNotInstalled(NOT_INSTALLED.format(command=install_command("pdf")))
     command = [sys.executable, "-m", "websearch_mcp.pdf.isolated", str(max_pages), str(time_limit),
                str(memory_mb or 0)]
     try:

@@ -64,7 +64,7 @@ class PageReader:
                 return err
 
         read = self.fetcher.fetch_many_then(
-            urls, convert, deadline=context.deadline, max_wait=max_wait,
+            urls, convert, deadline=context.deadline, max_wait=max_wait, cancelled=context.cancelled.is_set,
             on_done=lambda done: context.report_progress(done, total, f"{done} of {total} pages fetched"))
         outcomes = []
         for url, made in zip(urls, read, strict=True):

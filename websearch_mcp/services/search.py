@@ -9,22 +9,12 @@ import importlib
 import threading
 import time
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, astuple, dataclass, field
 from typing import Any
 
 from websearch_mcp import log, templates, wire
 from websearch_mcp.config import Config, backend_order, setting_name
-from websearch_mcp.engines.base import (
-    AllFailed,
-    EngineAnswer,
-    SearchEngine,
-    SearchHit,
-    SearchQuery,
-    Skipped,
-    Turn,
-    first_answer,
-)
+from websearch_mcp.engines.base import EngineAnswer, SearchEngine, SearchHit, SearchQuery, Skipped, Turn
 from websearch_mcp.engines.fusion import fuse
 from websearch_mcp.engines.table import BY_NAME
 from websearch_mcp.errors import (
@@ -37,6 +27,7 @@ from websearch_mcp.errors import (
     UpstreamTimeout,
 )
 from websearch_mcp.http_client import HttpClient
+from websearch_mcp.services.hedging import Attempt, Latencies, Outcome, ask_hedged
 from websearch_mcp.store.base import Store
 from websearch_mcp.store.lease import LEASE_SECONDS, KeptLease
 
@@ -90,6 +81,7 @@ class SearchService:
         self.order = backend_order(config)
         self._engines: dict[str, SearchEngine] = {}
         self._lock = threading.Lock()
+        self.latencies = Latencies()
 
     def engine(self, name: str) -> SearchEngine:
         """The engine of that name, its module imported on first use."""
@@ -114,19 +106,39 @@ class SearchService:
                cancelled: Callable[[], bool] | None = None) -> SearchAnswer:
         """The answer of the first engine that can give one (or, with WEBSEARCH_FUSION=N, of the first
         N healthy engines merged); SearchFailed when none can."""
-        turn = Turn(self._wait_for_slot, deadline, cancelled)
         names = self.candidates(pinned)
-        tried: list[dict[str, str]] = []
-        if self.config.fusion > 1 and not pinned:
-            return self._fused(names, query, turn, tried)
-        try:
-            (name, answer, cached), failures = first_answer(names, lambda n: self._ask(n, query, turn))
-        except AllFailed as failed:
-            self._note(tried, failed.failures)
-            raise self._no_answer(query, tried, failed.failures) from None
-        self._note(tried, failures)
-        tried.append({"backend": name, "status": "answered", "reason": "from the cache" if cached else ""})
+        want = self.config.fusion if self.config.fusion > 1 and not pinned else 1
+        outcome = self._hedged_round(names, want, query, deadline, cancelled)
+        tried = self._tried(outcome)
+        if not outcome.answers:
+            failures: list[tuple[Any, Exception]] = [*outcome.failures, *(
+                (a.name, UpstreamTimeout(f"{BY_NAME[a.name].label} did not answer before the call's deadline"))
+                for a in outcome.slow)]
+            raise self._no_answer(query, tried, failures)
+        if want > 1:  # merged in the configured order, whichever answered first
+            return self._merge(sorted(outcome.answers, key=lambda a: outcome.order.index(a[0])), tried, query)
+        name, (_, answer, cached) = outcome.answers[0]
         return SearchAnswer(answer.hits, [name], tried, cached, self.store.kind, answer.extras, answer.notes)
+
+    def _hedged_round(self, names: list[str], want: int, query: SearchQuery, deadline: float | None,
+                      cancelled: Callable[[], bool] | None) -> Outcome:
+        """Ask engines in order, hedged (services/hedging.py); the engines still silent once the answers
+        are in are rested, as an engine that failed would be."""
+        configured = self.config.hedge_delay
+
+        def ask(name: str, attempt: Attempt) -> tuple[str, EngineAnswer, bool]:
+            turn = Turn(self._wait_for_slot, deadline,
+                        lambda: attempt.abandoned.is_set() or bool(cancelled and cancelled()))
+            return self._ask(name, query, turn)
+
+        outcome = ask_hedged(names, want, ask, lambda n: self.latencies.hedge_delay(n, configured), deadline,
+                             cancelled)
+        if outcome.answers:
+            for attempt in outcome.slow:
+                waited = time.monotonic() - attempt.started
+                self._cool_down(self.engine(attempt.name), UpstreamTimeout(
+                    f"{BY_NAME[attempt.name].label} had not answered after {waited:.1f} s while another engine did"))
+        return outcome
 
     # -- one engine -------------------------------------------------------------------------------
 
@@ -162,12 +174,15 @@ class SearchService:
             cached = self.store.get(CACHE, key)  # whoever held the lease may have stored its answer and let go
             if cached is not None:
                 return engine.name, _decode(cached), True
+            started = time.monotonic()
             try:
                 answer = engine.search(query, turn)
                 self.store.put(CACHE, key, _encode(answer), self.config.search_cache_ttl)  # before the lease goes
             except UpstreamError as err:
-                self._cool_down(engine, err)
+                if not turn.cancelled():  # an abandoned hedge was rested when the answer went out
+                    self._cool_down(engine, err)
                 raise
+            self.latencies.note(engine.name, time.monotonic() - started)
         if self.store.cooldown(engine.name)[1]:
             self.store.set_cooldown(engine.name, 0.0, 0, "")  # it answers again: forget its strikes
         return engine.name, answer, False
@@ -199,34 +214,11 @@ class SearchService:
 
     # -- several engines ------------------------------------------------------------------------------
 
-    def _fused(self, names: list[str], query: SearchQuery, turn: Turn, tried: list[dict[str, str]]) -> SearchAnswer:
-        """Ask the first N engines that can be asked, in parallel, and merge their lists; when none of
-        them answers, the next N."""
-        remaining = list(names)
-        failures: list[tuple[Any, Exception]] = []
-        while remaining:
-            group, remaining = remaining[:self.config.fusion], remaining[self.config.fusion:]
-            with ThreadPoolExecutor(max_workers=len(group)) as pool:
-                outcomes = list(pool.map(lambda n: self._attempt(n, query, turn), group))
-            answers = [o for o in outcomes if not isinstance(o[1], Exception)]
-            failed = [o for o in outcomes if isinstance(o[1], Exception)]
-            self._note(tried, failed)
-            failures += failed
-            if answers:
-                return self._merge(answers, tried, query)
-        raise self._no_answer(query, tried, failures)
-
-    def _attempt(self, name: str, query: SearchQuery, turn: Turn) -> tuple[str, Any]:
-        try:
-            return name, self._ask(name, query, turn)
-        except (UpstreamError, Skipped) as err:
-            return name, err
-
     def _merge(self, answers: list[tuple[str, Any]], tried: list[dict[str, str]], query: SearchQuery) -> SearchAnswer:
+        """The lists of several engines merged by reciprocal-rank fusion."""
         extras: dict[str, Any] = {}
         notes: list[str] = []
-        for name, (_, answer, cached) in answers:
-            tried.append({"backend": name, "status": "answered", "reason": "from the cache" if cached else ""})
+        for _, (_, answer, _) in answers:
             for key, value in answer.extras.items():
                 extras.setdefault(key, value)
             notes += answer.notes
@@ -237,10 +229,20 @@ class SearchService:
     # -- reporting ----------------------------------------------------------------------------------
 
     @staticmethod
-    def _note(tried: list[dict[str, str]], failures: list[tuple[Any, Exception]]) -> None:
-        for name, err in failures:
+    def _tried(outcome: Outcome) -> list[dict[str, str]]:
+        """What happened to each engine, in the order they were asked: answered, failed, skipped, or
+        slow (still silent when the answer went out; the next engine had been asked beside it)."""
+        said: dict[str, dict[str, str]] = {}
+        for name, (_, _, cached) in outcome.answers:
+            said[name] = {"backend": name, "status": "answered", "reason": "from the cache" if cached else ""}
+        for name, err in outcome.failures:
             status = "skipped" if isinstance(err, Skipped) else "failed"
-            tried.append({"backend": str(name), "status": status, "reason": getattr(err, "message", str(err))})
+            said[name] = {"backend": name, "status": status, "reason": getattr(err, "message", str(err))}
+        for attempt in outcome.slow:
+            said[attempt.name] = {"backend": attempt.name, "status": "slow", "reason": (
+                f"no answer within {attempt.delay:.1f} s, so the next engine was asked beside it; "
+                "abandoned when the answer came")}
+        return [said[name] for name in outcome.order if name in said]
 
     def _no_answer(self, query: SearchQuery, tried: list[dict[str, str]],
                    failures: list[tuple[Any, Exception]]) -> SearchFailed:
@@ -261,9 +263,13 @@ class SearchService:
             if isinstance(only, SearchFailed):
                 return only
             kind = "rate_limited_or_captcha" if blocked else "backend_unavailable"
-            return SearchFailed(only.message, error_type=kind, retry_after=only.retry_after, blocked=blocked)
-        offline = any(isinstance(e, (UpstreamConnectionError, UpstreamTimeout)) or templates.NETWORK_HINT in e.message
-                      for e in errors)
+            name = str(failures[0][0])
+            label = BY_NAME[name].label if name in BY_NAME else name
+            message = only.message if only.message.startswith(label) else f"{label}: {only.message}"
+            if _looks_offline(only) and templates.NETWORK_HINT not in message:
+                message += "\n" + templates.NETWORK_HINT
+            return SearchFailed(message, error_type=kind, retry_after=only.retry_after, blocked=blocked)
+        offline = any(_looks_offline(e) for e in errors)
         reasons = "\n".join(templates.ENGINE_FAILED_ITEM.format(
             backend=t["backend"], reason=t["reason"].replace(templates.NETWORK_HINT, "").strip())
             for t in tried if t["status"] != "answered")
@@ -277,3 +283,8 @@ class SearchService:
                             error_type=structured.error_type if structured else (
                                 "rate_limited_or_captcha" if blocked else "backend_unavailable"),
                             details=message, attempted_instances=attempted, retry_after=retry, blocked=blocked)
+
+
+def _looks_offline(error: UpstreamError) -> bool:
+    """Whether a failure is the network's (no route, no name, no answer) rather than the engine's."""
+    return isinstance(error, (UpstreamConnectionError, UpstreamTimeout)) or templates.NETWORK_HINT in error.message

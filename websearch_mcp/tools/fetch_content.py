@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from websearch_mcp import templates
 from websearch_mcp.call_context import ToolContext
+from websearch_mcp.errors import InvalidArguments
 from websearch_mcp.tools.registry import ToolResult, ToolSpec
 
 TYPE_CHECKING = False
@@ -84,7 +85,7 @@ def _render_page(entry: dict[str, Any]) -> str:
     if entry.get("warning"):
         text += templates.PAGE_HTTP_WARNING
     if "outline" in entry:
-        return text + _render_outline(entry["outline"], entry["total_chars"])
+        return text + _render_outline(entry["outline"], entry["total_chars"], entry.get("outline_left_out", 0))
     if "passages" in entry:
         return text + _render_passages(entry["passages"], entry.get("total_passages", 0))
     total, start = entry["total_chars"], entry["start_index"]
@@ -97,34 +98,48 @@ def _render_page(entry: dict[str, Any]) -> str:
     return text
 
 
-def _render_outline(sections: list[dict[str, Any]], total: int) -> str:
-    if not sections:
+def _render_outline(sections: list[dict[str, Any]], total: int, left_out: int = 0) -> str:
+    if not sections and not left_out:
         return templates.PAGE_NO_HEADINGS.format(total=total)
-    top = min(s["level"] for s in sections)
-    text = templates.PAGE_OUTLINE.format(count=len(sections), total=total)
+    top = min((s["level"] for s in sections), default=1)
+    text = templates.PAGE_OUTLINE.format(count=len(sections) + left_out, total=total)
     text += "".join(templates.PAGE_OUTLINE_ITEM.format(indent="  " * (s["level"] - top), title=s["title"],
                                                         start=s["start_index"], chars=s["chars"]) for s in sections)
+    if left_out:
+        text += templates.PAGE_OUTLINE_CUT.format(count=left_out)
     return text.rstrip("\n") + "\n"
 
 
 def _render_passages(found: list[dict[str, Any]], total_passages: int) -> str:
     if not found:
         return templates.PAGE_NO_PASSAGE
-    text = templates.PAGE_PASSAGES.format(count=len(found), total_passages=total_passages)
+    template = templates.PAGE_PASSAGE_ONE if len(found) == 1 else templates.PAGE_PASSAGES
+    text = template.format(count=len(found), total_passages=total_passages)
     for passage in found:
         path = " › ".join(passage["heading_path"]) or "(top of the page)"
         text += templates.PAGE_PASSAGE.format(path=path, start=passage["start_index"], text=passage["text"])
     return text
 
 
-def _focus(entry: dict[str, Any], markdown: str, arguments: dict[str, Any]) -> None:
-    """Replace a page's part by its outline or by the passages that answer the query, when asked."""
+def _focus(entry: dict[str, Any], document: Any, arguments: dict[str, Any], allowance: int) -> None:
+    """Replace a page's part by its outline or by the passages that answer the query, when asked; both
+    within the page's share of the answer."""
     from websearch_mcp import sections
 
+    markdown = document.markdown
     if arguments.get("outline"):
-        entry["outline"] = [s.row() for s in sections.outline(markdown)]
+        rows = [s.row() for s in sections.outline(markdown)]
+        kept, used = [], 0
+        for row in rows:
+            used += len(str(row["title"])) * 2 + 120  # the line in the text and the row in structuredContent
+            if used > allowance:
+                break
+            kept.append(row)
+        entry["outline"] = kept
+        entry["outline_left_out"] = len(rows) - len(kept)
     elif arguments.get("query", "").strip():
-        found = sections.best_passages(markdown, arguments["query"], arguments["max_chars"])
+        found = sections.best_passages(markdown, arguments["query"], allowance,
+                                       str(document.metadata.get("language") or ""))
         entry["passages"] = [f.row() for f in found]
         entry["total_passages"] = sections.passage_count(markdown)
     else:
@@ -148,9 +163,8 @@ def render_markdown(pages: list[dict[str, Any]], failed: list[dict[str, Any]]) -
 
 
 def run(services: Services, arguments: dict[str, Any], context: ToolContext) -> ToolResult:
-    """Read the pages and render them."""
+    """Read the pages and render them, within the answer's budget."""
     from websearch_mcp.fetch.addresses import InvalidUrlError, check_url
-    from websearch_mcp.services.pages import page_part
 
     context.limit_wait(arguments.get("max_wait_seconds"))
     failed: list[dict[str, Any]] = []
@@ -161,19 +175,63 @@ def run(services: Services, arguments: dict[str, Any], context: ToolContext) -> 
             valid.append(url)
         except InvalidUrlError as err:
             failed.append({"url": url, "error": err.message})
-    pages = []
+    read = []
     for outcome in services.pages.read(valid, context, arguments.get("render")):
         if outcome.document is None:
             failed.append(outcome.failure())
+        else:
+            read.append(outcome)
+    order = {url: index for index, url in enumerate(merge_urls(arguments["urls"]))}
+    failed.sort(key=lambda f: order.get(f["url"], len(order)))  # in the order given, whatever failed why
+    result = _within_budget(read, failed, arguments, services.config.max_result_chars)
+    if not valid:  # nothing could even be asked for: the caller's mistake, not an upstream failure
+        result.error = InvalidArguments("Invalid argument 'urls': no URL can be fetched (" + "; ".join(
+            f"{f['url']}: {f['error']}" for f in failed) + ")", parameter="urls", rule="format")
+    return result
+
+
+def _within_budget(read: list[Any], failed: list[dict[str, Any]], arguments: dict[str, Any],
+                   budget: int) -> ToolResult:
+    """The pages' parts, each page getting a fair share of the answer's budget (what short pages leave
+    goes to the long ones); shares shrink until the serialized answer fits."""
+    from websearch_mcp.budget import share, size_of
+
+    start, max_chars = arguments["start_index"], arguments["max_chars"]
+    fixed = 1500 + sum(2 * (len(f["url"]) + len(f["error"])) + 80 for f in failed) + 1200 * len(read)
+    wanted = [min(max_chars, max(0, len(o.document.markdown) - start)) for o in read]
+    allowances = share(wanted, max(len(read) * 200, (budget - fixed) // 2))
+    grown = False
+    while True:
+        pages = [_page_entry(outcome, arguments, max(200, allowance)) for outcome, allowance in zip(read, allowances,
+                                                                                                 strict=True)]
+        cut = sum(1 for entry, allowance, want in zip(pages, allowances, wanted, strict=True)
+                  if allowance < want and entry["next_start_index"] is not None)
+        text = render_markdown(pages, failed)
+        if cut:
+            text += templates.BUDGET_SHARED.format(budget=budget, cut=cut)
+        structured = {"pages": pages, "failed": failed}
+        size = size_of(text, structured)
+        if cut and not grown and size < budget * 0.9:  # the overhead was guessed high: give the pages the rest
+            grown = True
+            total = int(sum(allowances) + (budget * 0.97 - size) / 2)
+            allowances = share(wanted, total)
             continue
-        entry = page_part(outcome.document, arguments["start_index"], arguments["max_chars"])
-        entry["url"], entry["final_url"] = outcome.url, outcome.document.url
-        _focus(entry, outcome.document.markdown, arguments)
-        if outcome.url.lower().startswith("http://"):
-            entry["warning"] = HTTP_WARNING
-        pages.append(entry)
-    structured = {"pages": pages, "failed": failed}
-    return ToolResult(text=render_markdown(pages, failed), structured=structured, is_error=not pages)
+        if size <= budget or max(allowances, default=0) <= 200:
+            return ToolResult(text=text, structured=structured, is_error=not pages)
+        scale = budget / size * 0.95
+        allowances = [int(a * scale) for a in allowances]
+
+
+def _page_entry(outcome: Any, arguments: dict[str, Any], allowance: int) -> dict[str, Any]:
+    """One page's part (or outline, or passages) within its allowance."""
+    from websearch_mcp.services.pages import page_part
+
+    entry = page_part(outcome.document, arguments["start_index"], min(arguments["max_chars"], allowance))
+    entry["url"], entry["final_url"] = outcome.url, outcome.document.url
+    _focus(entry, outcome.document, arguments, min(arguments["max_chars"], allowance))
+    if outcome.url.lower().startswith("http://"):
+        entry["warning"] = HTTP_WARNING
+    return entry
 
 
 SPEC = ToolSpec(

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from websearch_mcp import templates
 from websearch_mcp.call_context import ToolContext
-from websearch_mcp.errors import InvalidArguments, UpstreamConnectionError, UpstreamError, UpstreamTimeout
+from websearch_mcp.errors import UpstreamConnectionError, UpstreamError, UpstreamTimeout
 from websearch_mcp.tools.registry import ToolResult, ToolSpec
+from websearch_mcp.tools.validation import QUERY_LIMITS, check_search_query
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -23,6 +24,7 @@ INPUT_SCHEMA: dict[str, Any] = {
         "query": {
             "type": "string",
             "description": "検索キーワード",
+            **QUERY_LIMITS,
         },
     },
     "required": ["query"],
@@ -106,9 +108,7 @@ def render_markdown(query: str, answer: InstantAnswer) -> str:
 def run(services: Services, arguments: dict[str, Any], context: ToolContext) -> ToolResult:
     """Ask the Instant Answer API and render its answer."""
     query = arguments["query"]
-    if not query.strip():
-        raise InvalidArguments("Invalid argument 'query': must not be empty (minLength)", parameter="query",
-                               rule="minLength")
+    check_search_query(query)
     try:
         answer = services.instant_answers.lookup(query, context.deadline)
     except UpstreamError as err:

@@ -28,11 +28,13 @@ READ_ONLY_OPEN_WORLD: JSONObject = {"readOnlyHint": True, "destructiveHint": Fal
 class ToolResult:
     """What a handler returns: Markdown text and, optionally, the same data as an object."""
 
-    __slots__ = ("error", "is_error", "raw", "structured", "text")
+    __slots__ = ("error", "images", "is_error", "raw", "structured", "text")
 
     def __init__(self, text: str, structured: JSONObject | None = None, is_error: bool = False,
-                 raw: JSONObject | None = None, error: ToolError | None = None) -> None:
+                 raw: JSONObject | None = None, error: ToolError | None = None,
+                 images: list[JSONObject] | None = None) -> None:
         self.text = text
+        self.images = images or []  # MCP image content sent after the text (web_search's thumbnails)
         self.structured = structured
         self.is_error = is_error
         self.raw = raw  # a complete CallToolResult to pass through unchanged

@@ -6,6 +6,7 @@ from websearch_mcp import templates
 from websearch_mcp.call_context import ToolContext
 from websearch_mcp.tools.fetch_content import MAX_WAIT
 from websearch_mcp.tools.registry import ToolResult, ToolSpec
+from websearch_mcp.tools.validation import QUERY_LIMITS, check_search_query
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -17,7 +18,7 @@ if TYPE_CHECKING:
 INPUT_SCHEMA: dict[str, Any] = {
     "type": "object",
     "properties": {
-        "query": {"type": "string", "description": "The question or topic"},
+        "query": {"type": "string", "description": "The question or topic", **QUERY_LIMITS},
         "max_tokens": {
             "type": "integer",
             "description": "Token budget (about four characters a token)",
@@ -96,8 +97,12 @@ def run(services: Services, arguments: dict[str, Any], context: ToolContext) -> 
     from websearch_mcp.passages import estimate_tokens
 
     query = arguments["query"]
+    check_search_query(query)
     context.limit_wait(arguments.get("max_wait_seconds"))
-    answer = services.context.build(query, arguments["max_tokens"], arguments["max_results"], context)
+    # the passages are in the text and again in structuredContent: about eight characters a token in all
+    budget = services.config.max_result_chars
+    tokens = min(arguments["max_tokens"], max(200, (budget - 4000) // 9))
+    answer = services.context.build(query, tokens, arguments["max_results"], context)
     structured = {
         "query": query,
         "passages": answer.passage_rows(),
@@ -106,7 +111,10 @@ def run(services: Services, arguments: dict[str, Any], context: ToolContext) -> 
         "estimated_tokens": sum(estimate_tokens(p.text) for p in answer.passages),
         "failed": answer.failed,
     }
-    return ToolResult(text=render_markdown(query, answer), structured=structured)
+    text = render_markdown(query, answer)
+    if tokens < arguments["max_tokens"] and answer.passages:
+        text += templates.CONTEXT_BUDGET.format(tokens=tokens, budget=budget)
+    return ToolResult(text=text, structured=structured)
 
 
 SPEC = ToolSpec(

@@ -63,8 +63,32 @@ def _show(value: Any) -> str:
     return text if len(text) <= 60 else text[:57] + "..."
 
 
+def _count(number: int, noun: str) -> str:
+    """'1 item', '3 items'."""
+    return f"{number} {noun}{'' if number == 1 else 's'}"
+
+
 def _fail(path: str, rule: str, detail: str) -> InvalidArguments:
     return InvalidArguments(f"Invalid argument '{path}': {detail} ({rule})", parameter=path, rule=rule)
+
+
+def _from_string(value: str, options: list[Any], schema: dict[str, Any]) -> Any:
+    """What a client that sends every argument as a string meant: a string holding exactly the JSON of
+    the number, boolean or array the schema expects (or a bare URL for a list of URLs); None otherwise."""
+    if "string" in options:
+        return None
+    text = value.strip()
+    try:
+        decoded = wire.loads(text)
+    except ValueError:
+        decoded = None
+        items = schema.get("items")
+        if "array" in options and isinstance(items, dict) and items.get("type") == "string" and text and \
+                not text.startswith("[") and text.lower().startswith(("http://", "https://")):
+            return [text]
+    if decoded is None or isinstance(decoded, (str, dict)):
+        return None
+    return decoded if any(_matches_type(decoded, option) for option in options) else None
 
 
 def _check_type(value: Any, schema: dict[str, Any], path: str) -> Any:
@@ -72,6 +96,10 @@ def _check_type(value: Any, schema: dict[str, Any], path: str) -> Any:
     if expected is None:
         return value
     options = expected if isinstance(expected, list) else [expected]
+    if isinstance(value, str):
+        meant = _from_string(value, options, schema)
+        if meant is not None:
+            value = meant
     for option in options:
         if _matches_type(value, option):
             if option == "integer" and isinstance(value, float):
@@ -98,10 +126,10 @@ def _check_string(value: Any, schema: dict[str, Any], path: str) -> None:
     if not isinstance(value, str):
         return
     if "minLength" in schema and len(value) < schema["minLength"]:
-        raise _fail(path, "minLength", f"must be at least {schema['minLength']} characters long")
+        raise _fail(path, "minLength", f"must be at least {_count(schema['minLength'], 'character')} long")
     if "maxLength" in schema and len(value) > schema["maxLength"]:
         raise _fail(path, "maxLength",
-                    f"must be at most {schema['maxLength']} characters long, got {len(value)}")
+                    f"must be at most {_count(schema['maxLength'], 'character')} long, got {len(value)}")
     if "pattern" in schema and not _compiled(schema["pattern"]).search(value):
         raise _fail(path, "pattern", f"must match {schema['pattern']}, got {_show(value)}")
 
@@ -110,9 +138,9 @@ def _check_array(value: Any, schema: dict[str, Any], path: str) -> Any:
     if not isinstance(value, list):
         return value
     if "minItems" in schema and len(value) < schema["minItems"]:
-        raise _fail(path, "minItems", f"must have at least {schema['minItems']} items")
+        raise _fail(path, "minItems", f"must have at least {_count(schema['minItems'], 'item')}")
     if "maxItems" in schema and len(value) > schema["maxItems"]:
-        raise _fail(path, "maxItems", f"must have at most {schema['maxItems']} items, got {len(value)}")
+        raise _fail(path, "maxItems", f"must have at most {_count(schema['maxItems'], 'item')}, got {len(value)}")
     items = schema.get("items")
     if isinstance(items, dict):
         return [_check_value(item, items, f"{path}[{i}]") for i, item in enumerate(value)]
@@ -176,6 +204,21 @@ def _check_unicode(value: Any, path: str) -> None:
         for key, item in value.items():
             _check_unicode(key, path)
             _check_unicode(item, f"{path}.{key}" if path else key)
+
+
+MAX_QUERY_CHARS = 499  # DuckDuckGo refuses longer queries; every tool that searches keeps to it
+QUERY_LIMITS = {"minLength": 1, "maxLength": MAX_QUERY_CHARS}  # declared in each searching tool's schema
+
+
+def check_search_query(query: str) -> None:
+    """The one set of rules for what a searching tool sends to the engines: not blank, not too long."""
+    if not query.strip():
+        raise InvalidArguments("Invalid argument 'query': must not be empty or blank (minLength)", parameter="query",
+                               rule="minLength")
+    if len(query) > MAX_QUERY_CHARS:
+        raise InvalidArguments(f"Invalid argument 'query': must be at most {MAX_QUERY_CHARS} characters, "
+                               f"got {len(query)} (maxLength; DuckDuckGo refuses longer queries)",
+                               parameter="query", rule="maxLength")
 
 
 def validate_arguments(arguments: dict[str, Any], schema: dict[str, Any]) -> dict[str, Any]:

@@ -9,7 +9,9 @@ from websearch_mcp.call_context import ToolContext
 from websearch_mcp.engines.table import BY_NAME
 from websearch_mcp.errors import InvalidArguments
 from websearch_mcp.tools.fetch_content import MAX_WAIT
+from websearch_mcp.tools.media import RESULT_PROPERTIES, SITE_LIST, kind_line, media_fields, site_lists, thumbnails
 from websearch_mcp.tools.registry import ToolResult, ToolSpec
+from websearch_mcp.tools.validation import MAX_QUERY_CHARS, QUERY_LIMITS, check_search_query
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -27,6 +29,7 @@ INPUT_SCHEMA: dict[str, Any] = {
         "query": {
             "type": "string",
             "description": "検索キーワード",
+            **QUERY_LIMITS,
         },
         "max_results": {
             "type": "integer",
@@ -62,7 +65,7 @@ INPUT_SCHEMA: dict[str, Any] = {
         },
         "category": {
             "type": "string",
-            "description": "Kind of results; all but general need SearXNG",
+            "description": "Kind of results; map, music, it, science, files need SearXNG",
             "default": "general",
             "enum": ["general", "images", "videos", "news", "map", "music", "it", "science", "files"],
         },
@@ -76,6 +79,9 @@ INPUT_SCHEMA: dict[str, Any] = {
             "description": "Use only this engine (default: the configured order, with fallback)",
             "enum": list(BY_NAME),
         },
+        "include_domains": {**SITE_LIST, "description": "Only these sites"},
+        "exclude_domains": {**SITE_LIST, "description": "Not these sites"},
+        "include_thumbnails": {"type": "boolean", "description": "images: add up to 4 thumbnails"},
         "fetch_content": {
             "type": "boolean",
             "description": "Also read each result's page as Markdown",
@@ -103,6 +109,7 @@ _RESULT_SCHEMA: dict[str, Any] = {
         "engine": {"type": "string"},
         "position": {"type": "integer"},
         "published_date": {"type": "string"},
+        **RESULT_PROPERTIES,
         "engines": {"type": "array", "items": {"type": "string"}},
         "score": {"type": "number"},
         "content": {
@@ -208,7 +215,9 @@ def render_markdown(query: str, results: list[dict[str, Any]], source: str = SOU
     parts = [templates.WEB_SEARCH_HEADER.format(query=query)]
     for result in results:
         template = templates.WEB_SEARCH_RESULT if result["description"] else templates.WEB_SEARCH_RESULT_NO_SNIPPET
-        parts.append(template.format(position=result["position"], title=result["title"] or result["url"],
+        title = result["title"] or result["url"]
+        line = kind_line(result, (metadata or {}).get("category", "general"))
+        parts.append(template.format(position=result["position"], title=f"{title}\n{line}" if line else title,
                                      url=result["url"], snippet=result["description"]))
         parts.append(_render_content(result))
         parts.append(templates.WEB_SEARCH_SEPARATOR)
@@ -217,27 +226,22 @@ def render_markdown(query: str, results: list[dict[str, Any]], source: str = SOU
     return "".join(parts)
 
 
-MAX_QUERY_CHARS = 499  # DuckDuckGo refuses longer queries
-
-
-def _check_query(query: str) -> None:
-    if not query.strip():
-        raise InvalidArguments("Invalid argument 'query': must not be empty (minLength)", parameter="query",
-                               rule="minLength")
-    if len(query) > MAX_QUERY_CHARS:
-        raise InvalidArguments(f"Invalid argument 'query': must be at most {MAX_QUERY_CHARS} characters, "
-                               f"got {len(query)} (maxLength; DuckDuckGo refuses longer queries)",
-                               parameter="query", rule="maxLength")
-
-
 def search_query(arguments: dict[str, Any]) -> SearchQuery:
     """The engine-neutral query of validated arguments."""
     from websearch_mcp.engines.base import SearchQuery
 
-    _check_query(arguments["query"])
-    return SearchQuery(query=arguments["query"], max_results=arguments["max_results"], region=arguments["region"],
-                       language=arguments.get("language", ""), safe_search=arguments["safe_search"],
-                       time_range=arguments["time_range"], page=arguments["page"], category=arguments["category"])
+    check_search_query(arguments["query"])
+    include, exclude = site_lists(arguments)
+    query = SearchQuery(query=arguments["query"], max_results=arguments["max_results"], region=arguments["region"],
+                        language=arguments.get("language", ""), safe_search=arguments["safe_search"],
+                        time_range=arguments["time_range"], page=arguments["page"], category=arguments["category"],
+                        include_domains=include, exclude_domains=exclude)
+    if len(query.text) > MAX_QUERY_CHARS:  # the site operators travel in the query
+        raise InvalidArguments(f"Invalid argument 'query': with the site filters written as site: operators it is "
+                               f"{len(query.text)} characters, over {MAX_QUERY_CHARS} (maxLength; DuckDuckGo "
+                               "refuses longer queries): name fewer domains or shorten the query",
+                               parameter="query", rule="maxLength")
+    return query
 
 
 def seed_002_shape(answer: SearchAnswer, query: SearchQuery, started: float) -> tuple[list[dict[str, Any]],
@@ -253,6 +257,7 @@ def seed_002_shape(answer: SearchAnswer, query: SearchQuery, started: float) -> 
             item["score"] = hit.score
         if hit.published_date:
             item["published_date"] = hit.published_date
+        item.update(media_fields(hit))
         results.append(item)
     extras = answer.extras
     metadata: dict[str, Any] = {
@@ -279,17 +284,22 @@ def seed_002_shape(answer: SearchAnswer, query: SearchQuery, started: float) -> 
 def attach_content(services: Services, results: list[dict[str, Any]], metadata: dict[str, Any],
                    max_chars: int, context: ToolContext) -> None:
     """Read every result's page and put its Markdown (or why it failed) into the result."""
+    from websearch_mcp.budget import share
     from websearch_mcp.services.pages import content_summary
 
     started = time.monotonic()
     outcomes = services.pages.read([r["url"] for r in results], context)
-    for result, outcome in zip(results, outcomes, strict=True):
+    # the pages share the answer's budget fairly (their Markdown is in the text and in the results)
+    wanted = [min(max_chars, len(o.document.markdown)) if o.document is not None else 0 for o in outcomes]
+    budget = services.config.max_result_chars
+    allowances = share(wanted, max(200 * len(results), (budget - 4000 - 1000 * len(results)) // 2))
+    for result, outcome, allowance in zip(results, outcomes, allowances, strict=True):
         if outcome.document is None:
             result["content_error"] = outcome.error
             if outcome.late:
                 result["content_late"] = True
         else:
-            result["content"] = content_summary(outcome.document, max_chars)
+            result["content"] = content_summary(outcome.document, max(200, allowance))
     successful = sum(1 for o in outcomes if o.document is not None)
     metadata["fetch_content"] = True
     metadata["content_fetch_stats"] = {"attempted": len(results), "successful": successful,
@@ -299,15 +309,23 @@ def attach_content(services: Services, results: list[dict[str, Any]], metadata: 
 
 def run(services: Services, arguments: dict[str, Any], context: ToolContext) -> ToolResult:
     """Search (and read the pages when asked) and render the results."""
+    from websearch_mcp.engines.sites import filter_hits
+
     query = search_query(arguments)
     started = time.monotonic()
     answer = services.search.search(query, arguments.get("backend"), context.deadline, context.cancelled.is_set)
+    answer.hits = filter_hits(answer.hits, query.include_domains, query.exclude_domains)  # whatever the engine did
     results, metadata = seed_002_shape(answer, query, started)
+    for name, domains in (("include_domains", query.include_domains), ("exclude_domains", query.exclude_domains)):
+        if domains:
+            metadata[name] = list(domains)
     if arguments["fetch_content"] and results:
         context.limit_wait(arguments.get("max_wait_seconds"))
         attach_content(services, results, metadata, arguments["max_content_chars"], context)
     text = render_markdown(query.query, results, metadata["source"], metadata)
-    return ToolResult(text=text, structured={"results": results, "metadata": metadata})
+    images = thumbnails(services, results, context) if arguments.get("include_thumbnails") and \
+        query.category == "images" else []
+    return ToolResult(text=text, structured={"results": results, "metadata": metadata}, images=images)
 
 
 SPEC = ToolSpec(

@@ -9,6 +9,7 @@ from websearch_mcp import log
 from websearch_mcp.assembly import Assembly
 from websearch_mcp.config import Config
 from websearch_mcp.transports.http.messages import HttpError, Request, Response
+from websearch_mcp.transports.http.oauth import make_guard
 from websearch_mcp.transports.http.rest import RestFacade
 from websearch_mcp.transports.http.security import (
     LOCAL_HOSTS,
@@ -41,6 +42,12 @@ class WebsearchApp:
             "/tools/call": {"POST": rest.call},
             "/mcp": {"POST": mcp.handle, "GET": mcp.handle, "DELETE": mcp.handle},
         }
+        self.guard = make_guard(config)  # None unless WEBSEARCH_OAUTH_ISSUER is set
+        self.open_paths = frozenset({"/"})
+        if self.guard is not None:
+            self.routes.update(self.guard.routes())
+            self.open_paths |= self.guard.metadata_paths
+            self.allowed_hosts = self.allowed_hosts | {self.guard.host}
 
     def serve_host(self, host: str) -> None:
         """Accept requests addressed to the host this server is bound to."""
@@ -69,8 +76,11 @@ class WebsearchApp:
         if request.method == "OPTIONS":  # a CORS preflight: no credentials come with it
             return Response(204, b"", {"Allow": ", ".join(sorted([*methods, "OPTIONS"])),
                                        **cors_headers(request, self.allowed_origins, preflight=True)})
-        if not (request.path == "/" and request.method == "GET"):
-            check_token(request, self.config.http_token)
+        if not (request.method == "GET" and (request.path.rstrip("/") or "/") in self.open_paths):
+            if self.guard is not None:
+                self.guard.check(request)  # OAuth tokens, and WEBSEARCH_HTTP_TOKEN beside them
+            else:
+                check_token(request, self.config.http_token)
         handler = methods.get(request.method)
         if handler is None:
             raise HttpError(405, {"error": f"{request.method} is not allowed here"},

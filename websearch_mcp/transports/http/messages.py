@@ -11,6 +11,7 @@ REASONS = {200: "OK", 202: "Accepted", 204: "No Content", 400: "Bad Request", 40
            404: "Not Found", 405: "Method Not Allowed", 406: "Not Acceptable", 411: "Length Required",
            413: "Payload Too Large", 415: "Unsupported Media Type", 500: "Internal Server Error",
            421: "Misdirected Request", 502: "Bad Gateway"}
+REASONS[503] = "Service Unavailable"  # an OAuth token could not be checked: its issuer did not answer
 
 
 class HttpError(Exception):

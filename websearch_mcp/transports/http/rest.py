@@ -64,6 +64,9 @@ class RestFacade:
         name = body.get("name")
         if not isinstance(name, str) or not name:
             raise _failure(400, "Tool name is required")
+        if "arguments" in body and "parameters" not in body:
+            raise _failure(400, 'The tool\'s arguments go in "parameters" here ({"name": ..., "parameters": '
+                                '{...}}); "arguments" is what MCP\'s tools/call names them')
         parameters = body.get("parameters", {})
         if parameters is None:
             parameters = {}

@@ -159,8 +159,10 @@ def make_http_server(config: Config, host: str, port: int, app: Any = None, engi
     choice = engine or config.http_server
     if choice in ("auto", "waitress"):
         if not waitress_installed():
-            raise ConfigError("--http serves with waitress, from the http extra: .venv/bin/pip install '.[http]' "
-                              "in this checkout (or set WEBSEARCH_HTTP_SERVER=stdlib for the standard library's "
+            from websearch_mcp.install_hint import install_command
+
+            raise ConfigError(f"--http serves with waitress, from the http extra: {install_command('http')} "
+                              "(or set WEBSEARCH_HTTP_SERVER=stdlib for the standard library's "
                               "server, which idle connections can stall; see the README)")
         choice = "waitress"
     return (_waitress if choice == "waitress" else _stdlib)(app, config, host, port)
@@ -169,7 +171,7 @@ def make_http_server(config: Config, host: str, port: int, app: Any = None, engi
 def serve_http(config: Config, address: str) -> int:
     """Serve until interrupted; prints the URL it listens on to stderr."""
     host, port = parse_address(address)
-    if host not in ("127.0.0.1", "localhost", "::1") and not config.http_token:
+    if host not in ("127.0.0.1", "localhost", "::1") and not (config.http_token or config.oauth_issuer):
         log.warning(f"serving on {host}, beyond this machine, without WEBSEARCH_HTTP_TOKEN: anyone who can "
                     "reach the port can use it; set WEBSEARCH_HTTP_TOKEN to require a bearer token")
     served = make_http_server(config, host, port)

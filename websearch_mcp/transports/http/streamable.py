@@ -104,9 +104,12 @@ class StreamableEndpoint:
         content_type = request.header("Content-Type").split(";")[0].strip().lower()
         if content_type != "application/json":
             raise HttpError(415, {"error": "Content-Type must be application/json"})
+        # The specification: the client lists both (its answer may come either way). No Accept header at
+        # all means any type, as HTTP has it.
         accept = request.header("Accept").lower()
-        if accept and not any(kind in accept for kind in ("application/json", "text/event-stream", "*/*")):
-            raise HttpError(406, {"error": "Accept must list application/json and text/event-stream"})
+        if accept and not (_accepts(accept, "application/json") and _accepts(accept, "text/event-stream")):
+            raise HttpError(406, {"error": "Accept must list both application/json and text/event-stream "
+                                           f"(the MCP Streamable HTTP transport); got {accept[:100]!r}"})
 
     def _conversation(self, session: Session, notify: Any = None) -> Conversation:
         return Conversation(session, notify=notify, deadline_seconds=self.deadline_seconds)
@@ -184,3 +187,13 @@ class StreamableEndpoint:
         threading.Thread(target=work, name="mcp-http-stream", daemon=True).start()
         while (event := events.get()) is not None:
             yield b"event: message\ndata: " + wire.dumps(event).encode("utf-8") + b"\n\n"
+
+
+def _accepts(accept: str, media: str) -> bool:
+    """Whether an Accept header admits a media type (by name, its type's wildcard, or */*), q=0 aside."""
+    kind = media.split("/")[0] + "/*"
+    for part in accept.split(","):
+        name, _, params = part.strip().partition(";")
+        if name.strip() in (media, kind, "*/*") and "q=0" not in params.replace(" ", "").split(";")[-1:]:
+            return True
+    return False
