@@ -14,6 +14,26 @@ POLL = 0.01  # the first wait for a slot; it doubles up to MAX_POLL
 MAX_POLL = 0.1
 
 
+_LAST_START: dict[str, float] = {}  # host -> when this process last let a request to it go
+_LAST_LOCK = threading.Lock()
+
+
+def _spaced_here(host: str, gap: float, until: float) -> bool:
+    """Keep this process's own requests to a host `gap` apart as they leave, too: the store spaces the
+    booked turns, but a thread that wakes late for its turn (another thread holding the interpreter)
+    would otherwise go out too close to the next one. False when `until` comes first."""
+    while True:
+        with _LAST_LOCK:
+            now = time.monotonic()
+            short = _LAST_START.get(host, float("-inf")) + gap - now
+            if short <= 0:
+                _LAST_START[host] = now
+                return True
+        if now + short > until:
+            return False
+        threading.Event().wait(short)
+
+
 class HostGate:
     """Slots per host, as leases in the store."""
 
@@ -35,6 +55,9 @@ class HostGate:
             return None
         if wait > 0:
             threading.Event().wait(wait)
+        if not _spaced_here(host, gap, until):
+            self.store.release(slot)
+            return None
         return slot
 
     def leave(self, slot: str) -> None:
