@@ -182,15 +182,20 @@ def crawl_questions(folder: Path) -> list[str]:
 
 
 def crawl_delay(folder: Path) -> None:
-    with FakeUpstream() as upstream:
-        serve(folder, upstream, sitemaps=False)
-        robots(upstream, "User-agent: *\nCrawl-delay: 0.2\n")
-        run(Services(config()), crawl_site, {"url": upstream.url + "/uv/", "max_pages": 8})
-        starts = sorted(s.at for s in upstream.requests if s.path.startswith("/uv/"))
+    """Gaps between the requests as they arrive at a server in a process of its own."""
+    host = subprocess.Popen([sys.executable, str(ROOT / "bench" / "site_host.py"), str(folder),
+                             "User-agent: *\\nCrawl-delay: 0.2\\n"], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, text=True)
+    assert host.stdin is not None and host.stdout is not None
+    base = host.stdout.readline().strip()
+    run(Services(config()), crawl_site, {"url": base + "/uv/", "max_pages": 10})
+    seen, _ = host.communicate("", timeout=30)
+    starts = sorted(at for path, at in map(json.loads, seen.splitlines()) if path.startswith("/uv/"))
     gaps = [b - a for a, b in itertools.pairwise(starts)]
     ok = min(gaps) >= 0.2 * 0.9 and statistics.mean(gaps) <= 0.2 * 1.1
     print(f"Crawl-delay 0.2 s: gaps between requests min {min(gaps) * 1000:.0f} ms, mean "
-          f"{statistics.mean(gaps) * 1000:.0f} ms  {'ok' if ok else 'MISSED'}")
+          f"{statistics.mean(gaps) * 1000:.0f} ms, max {max(gaps) * 1000:.0f} ms (server in its own process)  "
+          f"{'ok' if ok else 'MISSED'}")
     RESULTS["crawl_delay"] = {"min": min(gaps), "mean": statistics.mean(gaps)}
 
 
