@@ -28,6 +28,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from tests import helpers  # noqa: E402
 from tests.fake_upstream import FakeUpstream, Reply  # noqa: E402
 
 SERVER = str(Path(sys.executable).parent / "websearch-mcp")
@@ -63,22 +64,7 @@ def call_line(name: str, arguments: dict) -> bytes:
 
 
 def timed_call(env: dict[str, str], name: str, arguments: dict) -> tuple[float, dict]:
-    process = subprocess.Popen([SERVER], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                               env=env)
-    assert process.stdin is not None and process.stdout is not None
-    started = time.monotonic()
-    process.stdin.write(call_line(name, arguments))
-    process.stdin.flush()
-    answer: dict = {}
-    for line in process.stdout:
-        message = json.loads(line)
-        if message.get("id") == 1:
-            answer = message
-            break
-    elapsed = time.monotonic() - started
-    process.kill()
-    process.wait()
-    return elapsed, answer
+    return helpers.timed_call(SERVER, env, name, arguments)
 
 
 def main() -> None:

@@ -112,6 +112,32 @@ def call(name: str, arguments: Any = None, id: Any = 1, meta: dict[str, Any] | N
     return request("tools/call", params, id=id)
 
 
+def timed_call(command: str, env: dict[str, str], name: str,
+               arguments: dict[str, Any]) -> tuple[float, dict[str, Any]]:
+    """One tools/call by a fresh server process, after initialize, as a client spawns and drives it: the
+    seconds from the request written to its answer read, and the answer."""
+    import subprocess
+
+    payload = b"".join((json.dumps(m) + "\n").encode() for m in (
+        initialize(), {"jsonrpc": "2.0", "method": "notifications/initialized"}, call(name, arguments)))
+    process = subprocess.Popen([command], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                               env=env)
+    assert process.stdin is not None and process.stdout is not None
+    started = time.monotonic()
+    process.stdin.write(payload)
+    process.stdin.flush()
+    answer: dict[str, Any] = {}
+    for line in process.stdout:
+        message = json.loads(line)
+        if message.get("id") == 1:
+            answer = message
+            break
+    elapsed = time.monotonic() - started
+    process.kill()
+    process.wait()
+    return elapsed, answer
+
+
 def wait_for_http(port: int) -> None:
     """Wait until an HTTP server answers on a loopback port (20 s at most)."""
     deadline = time.monotonic() + 20

@@ -4,13 +4,9 @@ command, a fresh process per call, as a client spawns it)."""
 
 from __future__ import annotations
 
-import json
-import subprocess
-import time
-
 from tests.conftest import client_environment, env_for, installed_command
 from tests.fake_upstream import Reply
-from tests.helpers import call, initialize
+from tests.helpers import timed_call
 from websearch_mcp.services.hedging import Latencies
 
 BING_PAGE = "engines/bing/bing_javascript-tutorial_http_2026-04-04.html"
@@ -32,25 +28,9 @@ def first_search(upstream, tmp_path, **extra: str) -> tuple[float, dict]:
     """One web_search by a fresh process with the default engine order and settings."""
     env = {**env_for(upstream), "WEBSEARCH_BACKENDS": "", "WEBSEARCH_STORE": f"sqlite:///{tmp_path}/store.db",
            **extra}
-    payload = b"".join((json.dumps(m) + "\n").encode() for m in (
-        initialize(), {"jsonrpc": "2.0", "method": "notifications/initialized"},
-        call("web_search", {"query": "javascript tutorial", "max_results": 5})))
-    process = subprocess.Popen([installed_command()], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                               stderr=subprocess.DEVNULL, env=client_environment(env))
-    assert process.stdin is not None and process.stdout is not None
-    started = time.monotonic()
-    process.stdin.write(payload)
-    process.stdin.flush()
-    answer: dict = {}
-    for line in process.stdout:
-        message = json.loads(line)
-        if message.get("id") == 1:
-            answer = message["result"]
-            break
-    elapsed = time.monotonic() - started
-    process.kill()
-    process.wait()
-    return elapsed, answer
+    elapsed, answer = timed_call(installed_command(), client_environment(env), "web_search",
+                                 {"query": "javascript tutorial", "max_results": 5})
+    return elapsed, answer["result"]
 
 
 def statuses(answer: dict) -> list[tuple[str, str]]:

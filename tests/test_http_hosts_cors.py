@@ -105,7 +105,7 @@ def test_http_without_waitress_names_the_extra(upstream, monkeypatch):
     from websearch_mcp.transports.http import server
 
     monkeypatch.setattr(server, "waitress_installed", lambda: False)
-    with pytest.raises(ConfigError, match=r"\.venv/bin/pip install '\.\[http\]'"):
+    with pytest.raises(ConfigError, match=r"-m pip install 'waitress>=3.0'"):
         server.make_http_server(config_for(upstream), "127.0.0.1", 0)
     stdlib = server.make_http_server(config_for(upstream, http_server="stdlib"), "127.0.0.1", 0)
     threading.Thread(target=stdlib.serve, daemon=True).start()

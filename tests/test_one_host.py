@@ -4,13 +4,11 @@ line for its host is not late (nor announced as being read when it will not be).
 
 from __future__ import annotations
 
-import json
-import subprocess
 import time
 
 from tests.conftest import client_environment, config_for, env_for, installed_command
 from tests.fake_upstream import FakeUpstream, Reply
-from tests.helpers import call, initialize
+from tests.helpers import timed_call
 from websearch_mcp.fetch.pages import LatePage, NotStarted, PageFetcher
 from websearch_mcp.fetch.slots import FairSlots, Holding
 
@@ -98,27 +96,6 @@ def test_a_stalled_holder_steps_aside_only_within_the_stalled_bound():
     assert slots.in_use == (0, 0)
 
 
-def _ask(env: dict[str, str], name: str, arguments: dict) -> tuple[float, dict]:
-    payload = b"".join((json.dumps(m) + "\n").encode() for m in (
-        initialize(), {"jsonrpc": "2.0", "method": "notifications/initialized"}, call(name, arguments)))
-    process = subprocess.Popen([installed_command()], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                               stderr=subprocess.DEVNULL, env=client_environment(env))
-    assert process.stdin is not None and process.stdout is not None
-    started = time.monotonic()
-    process.stdin.write(payload)
-    process.stdin.flush()
-    answer: dict = {}
-    for line in process.stdout:
-        message = json.loads(line)
-        if message.get("id") == 1:
-            answer = message
-            break
-    elapsed = time.monotonic() - started
-    process.kill()
-    process.wait()
-    return elapsed, answer
-
-
 def _results_page(urls: list[str]) -> bytes:
     rows = "".join(f'<div class="result results_links web-result"><h2 class="result__title"><a class="result__a" '
                    f'href="{url}">Article {n}</a></h2><a class="result__snippet" href="#">About async Rust, '
@@ -132,7 +109,8 @@ def test_search_context_over_pages_of_one_site_with_stalled_ones(upstream, tmp_p
     upstream.route("POST", "/html/", Reply(body=_results_page(urls)))
     env = {**env_for(upstream), "WEBSEARCH_ALLOW_PRIVATE_URLS": "1", "WEBSEARCH_FETCH_PER_HOST": "2",
            "WEBSEARCH_STORE": f"sqlite:///{tmp_path}/store.db"}
-    elapsed, answer = _ask(env, "search_context", {"query": "async rust", "max_results": 10})
+    elapsed, answer = timed_call(installed_command(), client_environment(env), "search_context",
+                                 {"query": "async rust", "max_results": 10})
     structured = answer["result"]["structuredContent"]
     late = sorted(f["url"].rsplit("/", 1)[1] for f in structured["failed"] if f.get("late"))
     assert late == ["2", "4", "6"] and len(structured["failed"]) == 3
