@@ -51,3 +51,17 @@ def test_the_services_do_not_reach_back_into_the_tools_layer():
     services = [name for name in graph if name.startswith("websearch_mcp.services")]
     for service in services:
         assert not _reaches(graph, service, "websearch_mcp.tools.registry"), service
+
+
+def test_what_to_read_of_a_page_is_decided_in_one_place():
+    """fetch_content, search_context and crawl_site all focus pages through services/reading.py: no
+    other module ranks passages or cuts outlines itself."""
+    import re
+    from pathlib import Path
+
+    package = Path(__file__).resolve().parent.parent / "websearch_mcp"
+    focusing = re.compile(r"\b(best_passages|split_passages|outline)\(|\brank\(")
+    allowed = {"services/reading.py", "sections.py", "passages.py"}
+    offenders = [str(path.relative_to(package)) for path in package.rglob("*.py")
+                 if str(path.relative_to(package)) not in allowed and focusing.search(path.read_text())]
+    assert offenders == []

@@ -3,24 +3,15 @@
 
 from __future__ import annotations
 
-from websearch_mcp.passages import Passage, estimate_tokens, pack, rank, split_passages
+from websearch_mcp.passages import Passage, estimate_tokens
 
 
 def passages_for_query(pages: list[tuple[int, str]], query: str, max_tokens: int) -> list[Passage]:
     """The passages of these pages (source number, Markdown) that answer the query best, within the
-    budget, in reading order. The one place a crawl decides what to read of a page for a query."""
-    from websearch_mcp.services.context import demote_headings
+    budget, in reading order: the reading path search_context uses."""
+    from websearch_mcp.services.reading import ranked_passages
 
-    passages: list[Passage] = []
-    seen: set[str] = set()
-    for number, markdown in pages:
-        for passage in split_passages(number, demote_headings(markdown)):
-            key = " ".join(passage.text.lower().split())
-            if key not in seen:  # the same notice on every page of a site counts once
-                seen.add(key)
-                passages.append(passage)
-    ranked = [p for p in rank(passages, query) if p.score > 0]
-    return pack(ranked, max_tokens)
+    return ranked_passages(pages, query, max_tokens)
 
 
 def pages_in_order(pages: list[tuple[str, str, str]], max_tokens: int) -> tuple[list[tuple[str, str, str]], int]:

@@ -3,19 +3,16 @@ passages against the question, and pack the best into a token budget, with numbe
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from typing import Any
 
 from websearch_mcp.call_context import ToolContext
 from websearch_mcp.engines.base import SearchQuery
 from websearch_mcp.engines.fusion import normalise_url
-from websearch_mcp.passages import Passage, pack, rank, split_passages
+from websearch_mcp.passages import Passage
 from websearch_mcp.services.pages import PageReader
+from websearch_mcp.services.reading import ranked_passages
 from websearch_mcp.services.search import SearchService
-
-_HEADING = re.compile(r"^(#{1,6}) ", re.MULTILINE)
-HEADING_SHIFT = 3  # the tool's own headings are ## and ###: a page's # becomes ####
 
 
 @dataclass
@@ -47,11 +44,6 @@ class ContextAnswer:
         return [{"source": p.source, "text": p.text, "score": round(p.score, 4)} for p in self.passages]
 
 
-def demote_headings(markdown: str) -> str:
-    """A page's headings moved below the tool's own (## Context, ### Sources)."""
-    return _HEADING.sub(lambda m: "#" * min(6, len(m.group(1)) + HEADING_SHIFT) + " ", markdown)
-
-
 class ContextService:
     """Builds retrieval context from search results and their pages."""
 
@@ -65,7 +57,7 @@ class ContextService:
                                     deadline=context.deadline, cancelled=context.cancelled.is_set)
         hits = _distinct_pages(answer.hits)
         outcomes = self.pages.read([hit.url for hit in hits], context)
-        passages: list[Passage] = []
+        texts: list[tuple[int, str]] = []
         sources: list[Source] = []
         failed: list[dict[str, str]] = []
         for number, (hit, outcome) in enumerate(zip(hits, outcomes, strict=True), 1):
@@ -75,10 +67,8 @@ class ContextService:
             sources.append(Source(number, title, hit.url, snippet_only=not readable))
             if document is None:
                 failed.append(outcome.failure())
-            text = demote_headings(document.markdown) if readable and document is not None else hit.snippet
-            passages.extend(split_passages(number, text))
-        ranked = [p for p in rank(_distinct_passages(passages), question) if p.score > 0]
-        return ContextAnswer(pack(ranked, max_tokens), sources, failed, len(hits))
+            texts.append((number, document.markdown if readable and document is not None else hit.snippet))
+        return ContextAnswer(ranked_passages(texts, question, max_tokens), sources, failed, len(hits))
 
 
 def _distinct_pages(hits: list[Any]) -> list[Any]:
@@ -91,16 +81,4 @@ def _distinct_pages(hits: list[Any]) -> list[Any]:
         if key not in seen:
             seen.add(key)
             kept.append(hit)
-    return kept
-
-
-def _distinct_passages(passages: list[Passage]) -> list[Passage]:
-    """Each passage text once, under the first source that has it (mirrors carry the same article)."""
-    seen: set[str] = set()
-    kept = []
-    for passage in passages:
-        key = " ".join(passage.text.lower().split())
-        if key not in seen:
-            seen.add(key)
-            kept.append(passage)
     return kept

@@ -1,5 +1,5 @@
-"""Reading pages as Markdown documents: fetched in parallel, converted by content type, cut into
-parts for paging."""
+"""Reading pages as Markdown documents: fetched in parallel, converted by content type (rendered when
+they are built by scripts). What to read of each page is services/reading.py's part."""
 
 from __future__ import annotations
 
@@ -82,34 +82,3 @@ def _time_left(context: ToolContext) -> float:
     if context.deadline is None:
         return PDF_TIME_LIMIT
     return max(1.0, min(PDF_TIME_LIMIT, context.deadline - time.monotonic() - 1.0))
-
-
-def page_part(document: Document, start: int, max_chars: int) -> dict[str, Any]:
-    """The part of a document from `start`, at most `max_chars` long, ending between paragraphs when
-    one is near (and never just after a heading); with where the next part starts."""
-    markdown = document.markdown
-    total = len(markdown)
-    end = min(total, start + max_chars)
-    if end < total:
-        for boundary in ("\n\n", "\n"):
-            cut = markdown.rfind(boundary, start + max_chars // 2, end)
-            if cut > start:
-                end = cut + len(boundary)
-                break
-        heading = markdown.rfind("\n#", start, end)
-        if heading > start and not markdown[heading:end].strip("\n").count("\n"):
-            end = heading + 1  # a heading belongs with the text under it, in the next part
-    part = markdown[start:end] if start < total else ""
-    return {
-        "url": document.url, "title": document.title, "content": part, "start_index": start,
-        "end_index": max(start, end), "total_chars": total, "next_start_index": end if end < total else None,
-        "word_count": document.word_count, "fetch_time_ms": int(document.fetch_time_ms),
-        "metadata": document.metadata,
-    }
-
-
-def content_summary(document: Document, max_chars: int) -> dict[str, Any]:
-    """A search result's page content, as web_search with fetch_content shows it."""
-    return {"markdown": document.markdown[:max_chars], "word_count": document.word_count,
-            "fetch_time_ms": int(document.fetch_time_ms), "summary": document.summary(),
-            "truncated": len(document.markdown) > max_chars, "title": document.title}

@@ -123,25 +123,13 @@ def _render_passages(found: list[dict[str, Any]], total_passages: int) -> str:
 
 def _focus(entry: dict[str, Any], document: Any, arguments: dict[str, Any], allowance: int) -> None:
     """Replace a page's part by its outline or by the passages that answer the query, when asked; both
-    within the page's share of the answer."""
-    from websearch_mcp import sections
+    within the page's share of the answer (the reading service decides what of the page that is)."""
+    from websearch_mcp.services import reading
 
-    markdown = document.markdown
     if arguments.get("outline"):
-        rows = [s.row() for s in sections.outline(markdown)]
-        kept, used = [], 0
-        for row in rows:
-            used += len(str(row["title"])) * 2 + 120  # the line in the text and the row in structuredContent
-            if used > allowance:
-                break
-            kept.append(row)
-        entry["outline"] = kept
-        entry["outline_left_out"] = len(rows) - len(kept)
+        entry["outline"], entry["outline_left_out"] = reading.outline_rows(document, allowance)
     elif arguments.get("query", "").strip():
-        found = sections.best_passages(markdown, arguments["query"], allowance,
-                                       str(document.metadata.get("language") or ""))
-        entry["passages"] = [f.row() for f in found]
-        entry["total_passages"] = sections.passage_count(markdown)
+        entry["passages"], entry["total_passages"] = reading.page_passages(document, arguments["query"], allowance)
     else:
         return
     entry["content"] = ""
@@ -224,7 +212,7 @@ def _within_budget(read: list[Any], failed: list[dict[str, Any]], arguments: dic
 
 def _page_entry(outcome: Any, arguments: dict[str, Any], allowance: int) -> dict[str, Any]:
     """One page's part (or outline, or passages) within its allowance."""
-    from websearch_mcp.services.pages import page_part
+    from websearch_mcp.services.reading import page_part
 
     entry = page_part(outcome.document, arguments["start_index"], min(arguments["max_chars"], allowance))
     entry["url"], entry["final_url"] = outcome.url, outcome.document.url

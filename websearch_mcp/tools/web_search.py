@@ -285,7 +285,7 @@ def attach_content(services: Services, results: list[dict[str, Any]], metadata: 
                    max_chars: int, context: ToolContext) -> None:
     """Read every result's page and put its Markdown (or why it failed) into the result."""
     from websearch_mcp.budget import share
-    from websearch_mcp.services.pages import content_summary
+    from websearch_mcp.services.reading import content_summary
 
     started = time.monotonic()
     outcomes = services.pages.read([r["url"] for r in results], context)
