@@ -115,3 +115,13 @@ def test_search_context_over_pages_of_one_site_with_stalled_ones(upstream, tmp_p
     late = sorted(f["url"].rsplit("/", 1)[1] for f in structured["failed"] if f.get("late"))
     assert late == ["2", "4", "6"] and len(structured["failed"]) == 3
     assert elapsed < 5.0  # it took the 15 s timeout before
+
+
+def test_ten_pages_of_one_site_are_read_side_by_side_and_twenty_within_the_bound(upstream):
+    for number in range(20):
+        upstream.route("GET", f"/many/{number}", Reply.fixture(ARTICLE, delay=0.3))
+    pages = fetcher(upstream, cache_ttl=0.0)
+    pages.fetch_many([f"{upstream.url}/many/{n}" for n in range(10)])
+    assert upstream.max_in_flight == 10  # as ten pages of ten sites are
+    pages.fetch_many([f"{upstream.url}/many/{n}" for n in range(20)])
+    assert upstream.max_in_flight == 10  # the default bound, WEBSEARCH_FETCH_PER_HOST

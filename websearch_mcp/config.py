@@ -46,7 +46,7 @@ class Config:
     pdf_max_bytes: int = 32 * 1024 * 1024
     pdf_max_pages: int = 200
     fetch_concurrency: int = 16
-    fetch_per_host: int = 6
+    fetch_per_host: int = 10
     cache_ttl: float = 600.0
     backends: str = ""
     tools: str = ""

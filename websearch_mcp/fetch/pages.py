@@ -141,6 +141,7 @@ QUORUM = 0.6  # share of the pages asked for after which the rest only get a gra
 GRACE_FACTOR = 2.0  # the grace: this many times what the quorum took ...
 GRACE_MIN, GRACE_MAX = 0.3, 5.0  # ... within these bounds (seconds)
 STALL_AFTER = 1.0  # seconds on the wire after which a request steps aside for the host's next page
+STALLED_MAX = 4  # requests of one host that may have stepped aside at once (at most the host's bound)
 _POLL = 0.05  # how often the wait looks again while a page is still in line for its host
 
 
@@ -315,7 +316,7 @@ class PageFetcher:
             slot = self._host_slots.get(host)
             if slot is None:
                 per_host = self.config.fetch_per_host
-                slot = self._host_slots[host] = FairSlots(per_host, stalled_capacity=per_host)
+                slot = self._host_slots[host] = FairSlots(per_host, stalled_capacity=min(per_host, STALLED_MAX))
             return slot
 
     def _fetch_with_retries(self, url: str, host: str, deadline: float | None, read: _Read | None) -> FetchedPage:
