@@ -122,11 +122,13 @@ def _start(command: list[str], fds: tuple[int, int] | None, memory_mib: int) -> 
             limit = memory_mib * 1024 * 1024
             resource.setrlimit(resource.RLIMIT_DATA, (limit, limit))
         if fds is not None:
-            os.dup2(fds[0], 3)
-            os.dup2(fds[1], 4)
-            for fd in fds:
-                if fd not in (3, 4):
-                    os.close(fd)
+            import fcntl
+
+            high = (fcntl.fcntl(fds[0], fcntl.F_DUPFD, 5), fcntl.fcntl(fds[1], fcntl.F_DUPFD, 5))  # above 4
+            os.dup2(high[0], 3)
+            os.dup2(high[1], 4)
+            for fd in {*fds, *high} - {3, 4}:
+                os.close(fd)
         os.execvp(command[0], command)
     except OSError as err:
         os.write(2, f"cannot run {command[0]}: {err.strerror}\n".encode())
