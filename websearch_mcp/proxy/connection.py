@@ -66,9 +66,10 @@ class BackendConnection:
         _check_runnable(command[0], merged.get("PATH", os.defpath))
         # the keeper is started from the supervisor's thread, which lives as long as the backend is
         # wanted: its parent-death signal is tied to that thread
-        self.process = subprocess.Popen(keeper.command(command, KEEPER_GRACE), stdin=subprocess.PIPE,
-                                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=merged,
-                                        start_new_session=True, preexec_fn=keeper.parent_death_signal())
+        kept: dict[str, Any] = {"start_new_session": True, "preexec_fn": keeper.parent_death_signal()}
+        self.process = subprocess.Popen(keeper.command(command, KEEPER_GRACE) if keeper.available() else command,
+                                        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                        env=merged, **(kept if keeper.available() else {}))
         self._pending: dict[int, _Pending] = {}
         self._lock = threading.Lock()
         self._write_lock = threading.Lock()
@@ -230,17 +231,25 @@ class BackendConnection:
                 self.process.stdin.close()
         except OSError:
             pass
-        for signum in (None, signal.SIGTERM, signal.SIGKILL):
-            if signum is not None:
+        steps = (None, self.process.terminate, self._kill)
+        for step in steps:
+            if step is not None:
                 try:
-                    os.killpg(self.process.pid, signum) if signum == signal.SIGKILL else self.process.terminate()
+                    step()
                 except OSError:
                     pass
             try:
-                self.process.wait(grace + KEEPER_GRACE if signum == signal.SIGTERM else grace)
+                self.process.wait(grace + KEEPER_GRACE if step == self.process.terminate else grace)
                 return
             except subprocess.TimeoutExpired:
                 continue
+
+    def _kill(self) -> None:
+        """SIGKILL the keeper's whole process group (where there are groups), else the child."""
+        if keeper.available():
+            os.killpg(self.process.pid, signal.SIGKILL)
+        else:
+            self.process.kill()
 
 
 def _check_runnable(command: str, path: str) -> None:

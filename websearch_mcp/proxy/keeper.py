@@ -92,6 +92,14 @@ def _reap() -> None:
 
 def _end_group(group: int, grace: float) -> None:
     """SIGTERM the group, wait up to `grace` seconds, SIGKILL what is left (never this process)."""
+    if not os.path.isdir("/proc"):  # no process table to read: signal the group (this process ignores SIGTERM)
+        try:
+            os.killpg(group, signal.SIGTERM)
+        except OSError:
+            return
+        time.sleep(max(grace, 0.5))
+        _reap()
+        return
     for signum, wait in ((signal.SIGTERM, grace), (signal.SIGKILL, 5.0)):
         if signum == signal.SIGTERM and grace <= 0:
             continue
@@ -163,7 +171,7 @@ def _watch(child: int, parent: int, memory_mib: int, total_mib: int) -> int:
         _reap()
         if os.getppid() != parent:  # the server died before the parent-death signal was armed
             return 1
-        if memory_mib and time.monotonic() >= next_check:
+        if memory_mib and time.monotonic() >= next_check and os.path.isdir("/proc"):
             next_check = time.monotonic() + MEMORY_POLL
             if _resident_mib(_group_members(group)) > total_mib:
                 return OVER_MEMORY
@@ -192,10 +200,18 @@ def main(argv: list[str]) -> int:
                     int(values.get("--total-mib", str(2 * memory_mib))))
     for signum in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
         signal.signal(signum, signal.SIG_IGN)
-    _end_group(os.getpgid(0), float(values.get("--grace", "2")))
+    group = os.getpgid(0)
+    _end_group(group, float(values.get("--grace", "2")))
     if "--remove" in values:
         shutil.rmtree(values["--remove"], ignore_errors=True)
+    if not os.path.isdir("/proc"):
+        os.killpg(group, signal.SIGKILL)  # what SIGTERM left, this process with it: its status is lost
     return status
+
+
+def available() -> bool:
+    """Whether a keeper can run here (it forks: POSIX only)."""
+    return os.name == "posix" and hasattr(os, "fork")
 
 
 def command(argv: list[str], grace: float, *, memory_mib: int = 0, total_mib: int = 0, remove: str = "",
