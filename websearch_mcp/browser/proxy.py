@@ -38,6 +38,8 @@ class GuardedProxy:
         self._listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         self._listener.bind(("127.0.0.1", 0))
         self._listener.listen(128)
+        self._listener.settimeout(0.5)  # to notice `close` where shutting the listener down does not wake it
+        self._closed = threading.Event()
         threading.Thread(target=self._accept, name="browser-proxy", daemon=True).start()
 
     @property
@@ -47,6 +49,7 @@ class GuardedProxy:
 
     def close(self) -> None:
         """Stop accepting connections (those open finish on their own)."""
+        self._closed.set()
         try:
             self._listener.shutdown(socket.SHUT_RDWR)  # wakes the accepting thread (Linux)
         except OSError:
@@ -55,9 +58,11 @@ class GuardedProxy:
 
     def _accept(self) -> None:
         ours = self._listener.getsockname()
-        while True:
+        while not self._closed.is_set():
             try:
                 client, peer = self._listener.accept()
+            except TimeoutError:
+                continue
             except OSError:
                 return  # closed
             threading.Thread(target=self._serve_peer, args=(client, peer, ours), name="browser-proxy-client",

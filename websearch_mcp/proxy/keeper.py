@@ -79,15 +79,19 @@ def _resident_mib(pids: list[int]) -> float:
     return total / 1024
 
 
+_ended: dict[int, int] = {}  # pid -> raw wait status, of the children collected
+
+
 def _reap() -> None:
     """Collect every exited child (adopted orphans included)."""
     while True:
         try:
-            pid, _ = os.waitpid(-1, os.WNOHANG)
+            pid, raw = os.waitpid(-1, os.WNOHANG)
         except ChildProcessError:
             return
         if pid == 0:
             return
+        _ended[pid] = raw
 
 
 def _end_group(group: int, grace: float) -> None:
@@ -162,13 +166,9 @@ def _watch(child: int, parent: int, memory_mib: int, total_mib: int) -> int:
     group = os.getpgid(0)
     next_check = 0.0
     while not _stopping:
-        try:
-            pid, raw = os.waitpid(child, os.WNOHANG)
-        except ChildProcessError:
-            return 1
-        if pid == child:
-            return _status(raw)
         _reap()
+        if child in _ended:
+            return _status(_ended[child])
         if os.getppid() != parent:  # the server died before the parent-death signal was armed
             return 1
         if memory_mib and time.monotonic() >= next_check and os.path.isdir("/proc"):
