@@ -77,7 +77,7 @@ def find_browser(configured: str = "") -> str | None:
 
 
 class Browser:
-    """The process's headless Chromium and the proxy in front of it."""
+    """The process's headless Chromium and the proxies in front of it (one per page rendering)."""
 
     def __init__(self, executable: str, guard: AddressGuard, concurrency: int = 4,
                  process_memory_mib: int = PROCESS_MEMORY_MIB, memory_mib: int = BROWSER_MEMORY_MIB) -> None:
@@ -92,12 +92,11 @@ class Browser:
         self._pipe: CdpPipe | None = None
         self._peers: GroupPeers | None = None
         self._profile = ""
-        self.proxies: set[GuardedProxy] = set()  # one per page being rendered
         atexit.register(self.close)
 
     @property
     def pid(self) -> int | None:
-        """The browser's process id, while it runs."""
+        """The id of the browser's keeper, whose process group holds the browser, while it runs."""
         return self._process.pid if self._process is not None else None
 
     def render(self, url: str, budget: float, deadline: float | None = None,
@@ -109,12 +108,10 @@ class Browser:
             raise RenderError("no browser tab came free before the page's render budget ran out")
         try:
             pipe = self._running(until)
-            proxy = GuardedProxy(self.guard, ports=_origin_ports(url), peers=self._peers)
-            self.proxies.add(proxy)
+            proxy = GuardedProxy(self.guard, ports=_origin_ports(url), peers=self._peers)  # this page's own
             try:
                 page = self._render(pipe, proxy, url, started, until, max_chars)
             finally:
-                self.proxies.discard(proxy)
                 proxy.close()
             _check_destination(page.final_url, proxy)
             return page
