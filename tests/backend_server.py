@@ -1,13 +1,17 @@
 """A small MCP server for the aggregator tests (standard library only): it can answer, fail,
 crash, hang, report progress and change its tool list on demand.
 
-    python tests/backend_server.py [--slow-start SECONDS] [--crash-at-start]
+    python tests/backend_server.py [--slow-start SECONDS] [--crash-at-start] [--ignore-eof] [--helper]
+
+--ignore-eof keeps it running after its stdin ends (as some servers do); --helper starts a child
+process of its own (a helper that outlives it unless someone ends it), whose pid `helper_pid` tells.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import subprocess
 import sys
 import threading
 import time
@@ -25,7 +29,12 @@ TOOLS = [
     {"name": "progress", "description": "Report progress, then answer.", "inputSchema": {"type": "object"}},
     {"name": "pid", "description": "Say which process answers.", "inputSchema": {"type": "object"}},
     {"name": "change", "description": "Add a tool and announce it.", "inputSchema": {"type": "object"}},
+    {"name": "helper_pid", "description": "Say which process is the helper.", "inputSchema": {"type": "object"}},
+    {"name": "list_id", "description": "Answer under an id that is a list.", "inputSchema": {"type": "object"}},
+    {"name": "null_result", "description": "Answer with result null.", "inputSchema": {"type": "object"}},
+    {"name": "huge", "description": "Answer with MEGABYTES of text.", "inputSchema": {"type": "object"}},
 ]
+helpers: list[subprocess.Popen] = []
 PAGE = 3
 lock = threading.Lock()
 calls: list[threading.Thread] = []
@@ -64,6 +73,15 @@ def call(request_id, params: dict) -> None:
                       "params": {"progressToken": token, "progress": step, "total": 2}})
             time.sleep(0.05)
         result(request_id, {"content": [{"type": "text", "text": "done"}]})
+    elif name == "helper_pid":
+        result(request_id, {"content": [{"type": "text", "text": str(helpers[0].pid if helpers else 0)}]})
+    elif name == "list_id":
+        send({"jsonrpc": "2.0", "id": [request_id], "result": {"content": []}})
+    elif name == "null_result":
+        send({"jsonrpc": "2.0", "id": request_id, "result": None})
+    elif name == "huge":
+        text = "x" * (int(arguments.get("megabytes", 1)) * 1024 * 1024)
+        result(request_id, {"content": [{"type": "text", "text": text}]})
     elif name == "pid":
         result(request_id, {"content": [{"type": "text", "text": str(os.getpid())}]})
     elif name == "change":
@@ -108,10 +126,14 @@ def main() -> None:
         sys.exit(1)
     if "--slow-start" in sys.argv:
         time.sleep(float(sys.argv[sys.argv.index("--slow-start") + 1]))
+    if "--helper" in sys.argv:
+        helpers.append(subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)"]))
     print(f"test backend {os.getpid()} ready", file=sys.stderr, flush=True)
     for line in sys.stdin:
         if line.strip():
             handle(json.loads(line))
+    if "--ignore-eof" in sys.argv:
+        time.sleep(600)
     for worker in calls:  # answer every call already read before exiting (a hanging one is let go)
         worker.join(5)
 

@@ -360,3 +360,76 @@ def test_the_http_transport_serves_aggregated_tools(tmp_path):
     finally:
         process.terminate()
         process.wait(10)
+
+
+def running(pid: int) -> bool:
+    """Whether a process runs (a zombie waiting to be reaped has ended)."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_bytes().rsplit(b")", 1)[1].split()[0] != b"Z"
+    except (OSError, IndexError):
+        return False
+
+
+def number(aggregator: Aggregator, tool: str) -> int:
+    return int(aggregator.ask(call(tool, {}, id=f"n-{time.monotonic_ns()}"))["result"]["content"][0]["text"])
+
+
+@pytest.mark.parametrize("how", ["stdin closed", "SIGTERM", "SIGKILL"])
+def test_no_process_of_any_backend_outlives_the_aggregator(aggregate, how):
+    wrapped = f"{sys.executable} {BACKEND} --ignore-eof; true"  # `; true`: the shell stays as the parent
+    aggregator = aggregate({"wrapped": {"command": "sh", "args": ["-c", wrapped]},
+                            "helped": backend("--helper"), "deaf": backend("--ignore-eof")})
+    for name in ("wrapped", "helped", "deaf"):
+        aggregator.wait_for_tool(f"{name}.pid")
+    processes = {"wrapped server": number(aggregator, "wrapped.pid"), "helper": number(aggregator, "helped.helper_pid"),
+                 "server ignoring EOF": number(aggregator, "deaf.pid")}
+    assert all(running(pid) for pid in processes.values())
+    if how == "SIGKILL":
+        aggregator.process.kill()
+    elif how == "SIGTERM":
+        aggregator.process.send_signal(signal.SIGTERM)
+    else:
+        aggregator.process.stdin.close()  # type: ignore[union-attr]
+    assert aggregator.process.wait(15) in (0, -signal.SIGKILL)
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline and any(running(pid) for pid in processes.values()):
+        time.sleep(0.1)
+    assert not [name for name, pid in processes.items() if running(pid)]
+
+
+def test_a_reply_whose_id_is_a_list_harms_nothing(aggregate):
+    aggregator = aggregate({"tb": backend()}, env={"WEBSEARCH_BACKEND_TIMEOUT": "1"})
+    aggregator.wait_for_tool("tb.list_id")
+    before = pid_of(aggregator, "tb")
+    odd = aggregator.ask(call("tb.list_id", {}, id=1))
+    assert odd["error"] == {"code": -32000, "message": "MCP server 'tb' did not answer within 1 s"}
+    assert aggregator.ask(call("tb.echo", {"text": "still here"}, id=2))["result"]["structuredContent"] == {
+        "echo": "still here"}
+    assert pid_of(aggregator, "tb") == before  # the same backend, read by the same reader: nothing restarted
+
+
+def test_a_null_result_is_an_invalid_reply(aggregate):
+    aggregator = aggregate({"tb": backend()})
+    aggregator.wait_for_tool("tb.null_result")
+    answer = aggregator.ask(call("tb.null_result", {}, id=1))
+    assert answer["error"]["code"] == -32000
+    assert answer["error"]["message"] == ("Backend MCP server error: invalid reply to tools/call: the result is null, "
+                                          "not an object")
+
+
+def peak_mib(pid: int) -> float:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1]) / 1024
+    raise AssertionError("no VmHWM")
+
+
+def test_an_oversized_reply_is_refused_without_being_held(aggregate):
+    aggregator = aggregate({"tb": backend()})
+    aggregator.wait_for_tool("tb.huge")
+    assert aggregator.ask(call("tb.huge", {"megabytes": 1}, id=1))["result"]["content"][0]["text"][:999] == "x" * 999
+    huge = aggregator.ask(call("tb.huge", {"megabytes": 100}, id=2), timeout=60)
+    assert huge["error"] == {"code": -32000, "message": "Backend MCP server error: the reply exceeds 16 MiB and was "
+                                                         "not read", "data": {"code": -32603, "data": None}}
+    assert peak_mib(aggregator.process.pid) < 150  # the 100 MB line was skipped, never held
+    assert aggregator.ask(call("tb.echo", {"text": "next"}, id=3))["result"]["structuredContent"] == {"echo": "next"}

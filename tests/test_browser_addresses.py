@@ -59,7 +59,7 @@ def test_the_proxy_refuses_private_addresses(upstream, request_head):
 
 def test_the_proxy_forwards_what_the_rules_allow(upstream):
     upstream.route("GET", "/page", Reply(body=b"hello through the proxy"))
-    proxy = GuardedProxy(AddressGuard(allow_private=True))
+    proxy = GuardedProxy(AddressGuard(allow_private=True), ports={int(upstream.url.rsplit(":", 1)[1])})
     try:
         answer = _ask(proxy, f"GET {upstream.url}/page HTTP/1.1\r\nHost: x\r\nProxy-Connection: keep-alive\r\n\r\n"
                       .encode())
@@ -80,3 +80,16 @@ def test_a_rendered_public_page_reaches_no_private_address():
     assert seen["secret_requests"] == {"127.0.0.1": 0, "10.0.0.1": 0, "169.254.169.254": 0}
     refusals = [line for line in seen["log"] if "browser: refused" in line]
     assert refusals, seen["log"]  # the proxy, not only the browser's own rules, turned them away
+
+
+@pytest.mark.parametrize("verb", ["GET http://127.0.0.1:{port}/page", "CONNECT 127.0.0.1:{port}"])
+def test_the_proxy_reaches_web_ports_and_the_pages_own_only(upstream, verb):
+    upstream.route("GET", "/page", Reply(body=b"hello through the proxy"))
+    port = upstream.url.rsplit(":", 1)[1]
+    proxy = GuardedProxy(AddressGuard(allow_private=True))  # its page is on 80 or 443: not on the upstream's port
+    try:
+        answer = _ask(proxy, (verb.format(port=port) + " HTTP/1.1\r\nHost: x\r\n\r\n").encode())
+    finally:
+        proxy.close()
+    assert answer.startswith(b"HTTP/1.1 403") and answer.endswith(f"port {port} is not a web port".encode())
+    assert upstream.count("/page") == 0 and list(proxy.refused) == [f"127.0.0.1:{port}"]

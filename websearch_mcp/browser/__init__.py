@@ -1,48 +1,54 @@
 """A headless Chromium for pages built by scripts: one per process, started on first need, reused,
-closed with the process (also when the process is killed: the kernel kills it with its parent).
+closed with the process, however it ends: it runs under a keeper (websearch_mcp/proxy/keeper.py)
+that the kernel signals when the server dies, which ends the browser's processes and removes its
+profile. Each browser process may hold PROCESS_MEMORY_MIB of data, all of them BROWSER_MEMORY_MIB.
 
 Driven over the DevTools protocol on a pipe (no Python package needed); every request it makes goes
-through the GuardedProxy, and each page renders in a browser context of its own (no shared cookies
-or storage), with downloads denied, pop-ups blocked, service workers bypassed and non-proxied WebRTC
-off. A page gets a render budget: until the network is idle, or the budget ends, whichever is first;
-then its DOM is read.
+through a GuardedProxy of the page's own, which only the browser's processes may use, and each page
+renders in a browser context of its own (no shared cookies or storage), with downloads denied,
+pop-ups blocked, service workers bypassed and non-proxied WebRTC off. A page gets a render budget:
+until the network is idle, or the budget ends, whichever is first; then its DOM is read, up to a
+number of characters. A page that sends the browser to an address the proxy refused is a failure.
 """
 
 from __future__ import annotations
 
 import atexit
-import ctypes
 import os
 import shutil
 import signal
 import subprocess
-import sys
 import tempfile
 import threading
 import time
 from dataclasses import dataclass
+from urllib.parse import urlsplit
 
 from websearch_mcp import log
 from websearch_mcp.browser.cdp import CdpError, CdpPipe
-from websearch_mcp.browser.proxy import GuardedProxy
+from websearch_mcp.browser.peers import GroupPeers
+from websearch_mcp.browser.proxy import GuardedProxy, closed_proxy
 from websearch_mcp.errors import ToolError
 from websearch_mcp.fetch.addresses import AddressGuard
 from websearch_mcp.fetch.slots import FairSlots
+from websearch_mcp.proxy import keeper
 
 CANDIDATES = ("/usr/lib/chromium/chromium", "chromium", "chromium-browser", "google-chrome", "google-chrome-stable",
               "chrome", "/Applications/Google Chrome.app/Contents/MacOS/Google Chrome")
-_PR_SET_PDEATHSIG = 1
-_ON_FDS_3_AND_4 = ("import os, sys\n"
-                   "read, write = int(sys.argv[1]), int(sys.argv[2])\n"
-                   "os.dup2(read, 3)\nos.dup2(write, 4)\n"
-                   "[os.close(fd) for fd in (read, write) if fd not in (3, 4)]\n"
-                   "os.execv(sys.argv[3], sys.argv[3:])\n")
-_DOM = "document.documentElement ? document.documentElement.outerHTML : ''"
+_DOM = ("(() => {{ const html = document.documentElement ? document.documentElement.outerHTML : '';"
+        " return [html.length > {limit} ? html.slice(0, {limit}) : html, html.length]; }})()")
 READ_SECONDS = 3.0  # reading the DOM and closing the tab, after the render budget
+MAX_DOM_CHARS = 5 * 1024 * 1024  # read back from a rendered page unless the caller says otherwise
+PROCESS_MEMORY_MIB = 2048  # data (RLIMIT_DATA) of each browser process: past it a page cannot allocate
+BROWSER_MEMORY_MIB = 3072  # resident memory of all the browser's processes: past it the browser is stopped
 
 
 class RenderError(ToolError):
     """The browser could not render a page."""
+
+
+class NavigationRefused(RenderError):
+    """The page sent the browser somewhere the proxy refused: what it shows is not the page."""
 
 
 @dataclass
@@ -53,6 +59,7 @@ class RenderedPage:
     final_url: str
     elapsed_ms: float
     settled: bool  # the network went idle within the budget (else the budget ended first)
+    dom_chars: int = 0  # the DOM's full length, when `html` holds only its first characters
 
 
 def _left(until: float) -> float:
@@ -70,41 +77,66 @@ def find_browser(configured: str = "") -> str | None:
 
 
 class Browser:
-    """The process's headless Chromium and the proxy in front of it."""
+    """The process's headless Chromium and the proxies in front of it (one per page rendering)."""
 
-    def __init__(self, executable: str, guard: AddressGuard, concurrency: int = 4) -> None:
+    def __init__(self, executable: str, guard: AddressGuard, concurrency: int = 4,
+                 process_memory_mib: int = PROCESS_MEMORY_MIB, memory_mib: int = BROWSER_MEMORY_MIB) -> None:
         self.executable = executable
         self.guard = guard
+        self.process_memory_mib = process_memory_mib
+        self.memory_mib = memory_mib
         self._slots = FairSlots(concurrency)
         self._lock = threading.Lock()
         self._proxy: GuardedProxy | None = None
         self._process: subprocess.Popen[bytes] | None = None
         self._pipe: CdpPipe | None = None
+        self._peers: GroupPeers | None = None
         self._profile = ""
         atexit.register(self.close)
 
     @property
     def pid(self) -> int | None:
-        """The browser's process id, while it runs."""
+        """The id of the browser's keeper, whose process group holds the browser, while it runs."""
         return self._process.pid if self._process is not None else None
 
-    def render(self, url: str, budget: float, deadline: float | None = None) -> RenderedPage:
-        """Load a page, let its scripts run within the budget, and return its DOM."""
+    def render(self, url: str, budget: float, deadline: float | None = None,
+               max_chars: int = MAX_DOM_CHARS) -> RenderedPage:
+        """Load a page, let its scripts run within the budget, and return (up to `max_chars` of) its DOM."""
         started = time.monotonic()
         until = started + budget if deadline is None else min(started + budget, deadline)
         if not self._slots.acquire(until):
             raise RenderError("no browser tab came free before the page's render budget ran out")
         try:
             pipe = self._running(until)
-            return self._render(pipe, url, started, until)
+            proxy = GuardedProxy(self.guard, ports=_origin_ports(url), peers=self._peers)  # this page's own
+            try:
+                page = self._render(pipe, proxy, url, started, until, max_chars)
+            finally:
+                proxy.close()
+            _check_destination(page.final_url, proxy)
+            return page
         except CdpError as err:
-            raise RenderError(f"the browser could not render the page ({err})") from err
+            raise RenderError(self._failure(err)) from err
         finally:
             self._slots.release()
 
-    def _render(self, pipe: CdpPipe, url: str, started: float, until: float) -> RenderedPage:
+    def _failure(self, err: CdpError) -> str:
+        """Why a render failed: the browser's memory limit, or what the browser said."""
+        process = self._process
+        if process is not None and self._pipe is not None and self._pipe.closed.is_set():
+            try:
+                process.wait(2)
+            except subprocess.TimeoutExpired:
+                pass
+            if process.returncode == keeper.OVER_MEMORY:
+                return (f"the page took the browser past its memory limit ({self.memory_mib} MiB), "
+                        "and the browser was stopped")
+        return f"the browser could not render the page ({err})"
+
+    def _render(self, pipe: CdpPipe, proxy: GuardedProxy, url: str, started: float, until: float,
+                max_chars: int) -> RenderedPage:
         context = pipe.send("Target.createBrowserContext", {
-            "disposeOnDetach": True, "proxyServer": f"http://{self._proxy_address()}",
+            "disposeOnDetach": True, "proxyServer": f"http://{proxy.address}",
             "proxyBypassList": "<-loopback>"}, timeout=_left(until))["browserContextId"]
         try:
             pipe.send("Browser.setDownloadBehavior", {"behavior": "deny", "browserContextId": context},
@@ -113,15 +145,17 @@ class Browser:
                                timeout=_left(until))["targetId"]
             session = pipe.send("Target.attachToTarget", {"targetId": target, "flatten": True},
                                 timeout=_left(until))["sessionId"]
+            pipe.listen(session)
             try:
-                for method, params in (("Page.enable", {}), ("Page.setLifecycleEventsEnabled", {"enabled": True}),
+                for method, params in (("Inspector.enable", {}), ("Page.enable", {}),
+                                       ("Page.setLifecycleEventsEnabled", {"enabled": True}),
                                        ("Network.setBypassServiceWorker", {"bypass": True})):
                     pipe.send(method, params, session=session, timeout=_left(until))
                 navigation = pipe.send("Page.navigate", {"url": url}, session=session, timeout=_left(until))
                 if navigation.get("errorText"):
                     raise RenderError(f"the browser could not load the page ({navigation['errorText']})")
                 settled = self._wait_for_idle(pipe, session, navigation.get("loaderId", ""), until)
-                html = self._evaluate(pipe, session, _DOM)
+                dom = self._evaluate(pipe, session, _DOM.format(limit=max(0, int(max_chars))))
                 final_url = self._evaluate(pipe, session, "location.href") or url
             finally:
                 pipe.forget(session)
@@ -130,28 +164,28 @@ class Browser:
                 pipe.send("Target.disposeBrowserContext", {"browserContextId": context}, timeout=READ_SECONDS)
             except CdpError:
                 pass
-        return RenderedPage(html, final_url, (time.monotonic() - started) * 1000, settled)
+        html, length = (dom[0], dom[1]) if isinstance(dom, list) and len(dom) == 2 else ("", 0)
+        html = html if isinstance(html, str) else ""
+        full = length if isinstance(length, int) and length > len(html) else 0
+        return RenderedPage(html, str(final_url), (time.monotonic() - started) * 1000, settled, full)
 
-    @staticmethod
-    def _wait_for_idle(pipe: CdpPipe, session: str, loader: str, until: float) -> bool:
+    def _wait_for_idle(self, pipe: CdpPipe, session: str, loader: str, until: float) -> bool:
         while True:
-            event = pipe.wait_event(session, {"Page.lifecycleEvent"}, until)
+            event = pipe.wait_event(session, {"Page.lifecycleEvent", "Inspector.targetCrashed"}, until)
             if event is None:
                 return False
+            if event.get("method") == "Inspector.targetCrashed":
+                raise RenderError(f"the page crashed its browser tab (each browser process may hold "
+                                  f"{self.process_memory_mib} MiB)")
             params = event.get("params", {})
             if params.get("name") == "networkIdle" and (not loader or params.get("loaderId") == loader):
                 return True
 
     @staticmethod
-    def _evaluate(pipe: CdpPipe, session: str, expression: str) -> str:
+    def _evaluate(pipe: CdpPipe, session: str, expression: str) -> object:
         result = pipe.send("Runtime.evaluate", {"expression": expression, "returnByValue": True}, session=session,
                            timeout=READ_SECONDS)
-        value = result.get("result", {}).get("value")
-        return value if isinstance(value, str) else ""
-
-    def _proxy_address(self) -> str:
-        assert self._proxy is not None
-        return self._proxy.address
+        return result.get("result", {}).get("value")
 
     def _running(self, until: float) -> CdpPipe:
         """The running browser, started now if need be; RenderError when that takes past `until`."""
@@ -162,7 +196,7 @@ class Browser:
                 return self._pipe
             self._stop_process()
             if self._proxy is None:
-                self._proxy = GuardedProxy(self.guard)
+                self._proxy = closed_proxy()
             self._pipe = self._launch(until)
             return self._pipe
         finally:
@@ -192,10 +226,11 @@ class Browser:
         except CdpError:
             self._stop_process()  # not up within the budget: the next render starts afresh
             raise
-        log.info(f"browser started: {self.executable} (pid {self._process.pid})")
+        log.info(f"browser started: {self.executable} (keeper pid {self._process.pid})")
         return pipe
 
     def _start_process(self) -> None:
+        assert self._proxy is not None
         commands_read, self._to_browser = os.pipe()
         self._from_browser, answers_write = os.pipe()
         self._profile = tempfile.mkdtemp(prefix="websearch-mcp-chromium-")
@@ -206,29 +241,34 @@ class Browser:
             "--disable-dev-shm-usage", "--dns-prefetch-disable", "--block-new-web-contents",
             "--force-webrtc-ip-handling-policy=disable_non_proxied_udp",
             "--webrtc-ip-handling-policy=disable_non_proxied_udp",
-            f"--proxy-server=http://{self._proxy_address()}", "--proxy-bypass-list=<-loopback>",
+            f"--proxy-server=http://{self._proxy.address}", "--proxy-bypass-list=<-loopback>",
             "--remote-debugging-pipe", f"--user-data-dir={self._profile}", "about:blank",
         ]
         if os.name == "posix" and os.geteuid() == 0:
             flags.insert(0, "--no-sandbox")  # Chromium refuses to run its sandbox as root
-        # a tiny Python step puts the pipe ends on fds 3 and 4, where --remote-debugging-pipe expects
-        # them (a POSIX shell cannot name descriptors above 9), then becomes the browser
+        # the keeper puts the pipe ends on fds 3 and 4, where --remote-debugging-pipe expects them,
+        # limits the browser's memory, and removes the profile once the browser is gone
+        command = keeper.command([self.executable, *flags], grace=0, memory_mib=self.process_memory_mib,
+                                 total_mib=self.memory_mib, remove=self._profile,
+                                 fds=(commands_read, answers_write))
         self._process = subprocess.Popen(
-            [sys.executable, "-I", "-S", "-c", _ON_FDS_3_AND_4, str(commands_read), str(answers_write),
-             self.executable, *flags], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL, pass_fds=(commands_read, answers_write), start_new_session=True,
-            preexec_fn=_die_with_parent)
+            command, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            pass_fds=(commands_read, answers_write), start_new_session=True,
+            preexec_fn=keeper.parent_death_signal())
         os.close(commands_read)
         os.close(answers_write)
+        # the browser's processes share the keeper's process group: they, and only they, may use its proxies
+        self._peers = GroupPeers(self._process.pid) if os.path.exists("/proc/net/tcp") else None
 
     def _stop_process(self) -> None:
         process, self._process = self._process, None
         if process is not None and process.poll() is None:
+            process.terminate()  # the keeper ends the browser's processes and removes the profile
             try:
+                process.wait(5)
+            except subprocess.TimeoutExpired:
                 os.killpg(process.pid, signal.SIGKILL)
-            except OSError:
-                process.kill()
-            process.wait(5)
+                process.wait(5)
         if self._profile:
             shutil.rmtree(self._profile, ignore_errors=True)
             self._profile = ""
@@ -243,11 +283,29 @@ class Browser:
             self._pipe = None
 
 
-def _die_with_parent() -> None:
-    """In the child: be killed when the thread that started it (the launcher, which lives as long as
-    the server) ends, so a killed server leaves no browser behind (Linux)."""
+def _origin_ports(url: str) -> set[int]:
+    """The port of the page's own origin, which its proxy allows beside the web ports."""
     try:
-        libc = ctypes.CDLL(None, use_errno=True)
-        libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
-    except (OSError, AttributeError):
-        pass
+        parts = urlsplit(url)
+        return {parts.port or (443 if parts.scheme == "https" else 80)}
+    except ValueError:
+        return set()
+
+
+def _check_destination(final_url: str, proxy: GuardedProxy) -> None:
+    """NavigationRefused when the page ended where the proxy refused to go (its refusal, or the
+    browser's error page, is what the tab shows)."""
+    refused = list(dict.fromkeys(proxy.refused))
+    if not refused:
+        return
+    if final_url.startswith("chrome-error:"):
+        raise NavigationRefused(f"the page sent the browser to an address it may not reach ({', '.join(refused[:3])});"
+                                " refused")
+    try:
+        parts = urlsplit(final_url)
+        where = f"{parts.hostname}:{parts.port or (443 if parts.scheme == 'https' else 80)}"
+    except ValueError:
+        return
+    if where in refused:
+        raise NavigationRefused(f"the page sent the browser to {final_url}, an address it may not reach "
+                                "(not a public address, or not a web port); refused")

@@ -10,10 +10,11 @@ import os
 import queue
 import threading
 import time
-from collections import defaultdict
 from typing import Any
 
 from websearch_mcp import log
+
+MAX_MESSAGE_BYTES = 64 * 1024 * 1024  # one message from the browser; a longer one is dropped unread
 
 
 class CdpError(Exception):
@@ -21,14 +22,15 @@ class CdpError(Exception):
 
 
 class CdpPipe:
-    """One connection to a browser; thread-safe; events are queued per session."""
+    """One connection to a browser; thread-safe; events are queued per session, for the sessions
+    someone listens to (`listen`, until `forget`): the others' events are dropped as they come."""
 
     def __init__(self, to_browser: int, from_browser: int) -> None:
         self._out = to_browser
         self._in = from_browser
         self._ids = itertools.count(1)
         self._waiting: dict[int, queue.SimpleQueue[dict[str, Any]]] = {}
-        self._events: dict[str, queue.SimpleQueue[dict[str, Any]]] = defaultdict(queue.SimpleQueue)
+        self._events: dict[str, queue.SimpleQueue[dict[str, Any]]] = {}
         self._lock = threading.Lock()
         self._write_lock = threading.Lock()
         self.closed = threading.Event()
@@ -62,19 +64,25 @@ class CdpPipe:
             raise CdpError(f"{method}: {reply['error'].get('message', reply['error'])}")
         return dict(reply.get("result", {}))
 
-    def events(self, session: str) -> queue.SimpleQueue[dict[str, Any]]:
-        """The events of one session (or of the browser, for session '')."""
+    def listen(self, session: str) -> queue.SimpleQueue[dict[str, Any]]:
+        """The events of one session (or of the browser, for session ''), queued from now on."""
         with self._lock:
-            return self._events[session]
+            return self._events.setdefault(session, queue.SimpleQueue())
 
     def forget(self, session: str) -> None:
-        """Drop a closed session's event queue."""
+        """Stop queueing a session's events and drop those queued."""
         with self._lock:
             self._events.pop(session, None)
 
+    @property
+    def queued_sessions(self) -> int:
+        """How many sessions have an event queue now."""
+        with self._lock:
+            return len(self._events)
+
     def wait_event(self, session: str, names: set[str], until: float) -> dict[str, Any] | None:
         """The next event of a session whose method is in `names`, or None at `until`."""
-        events = self.events(session)
+        events = self.listen(session)
         while True:
             left = until - time.monotonic()
             if left <= 0:
@@ -89,16 +97,26 @@ class CdpPipe:
                 return event
 
     def _read(self) -> None:
-        buffer = b""
+        buffer = bytearray()
+        skipping = False  # inside a message over MAX_MESSAGE_BYTES, dropped up to its NUL
         try:
             while True:
                 chunk = os.read(self._in, 1 << 16)
                 if not chunk:
                     break
+                searched = len(buffer)  # only new bytes are searched for the end: linear in the size
                 buffer += chunk
-                while b"\0" in buffer:
-                    raw, buffer = buffer.split(b"\0", 1)
-                    self._dispatch(json.loads(raw))
+                start = 0
+                while (end := buffer.find(b"\0", max(start, searched))) >= 0:
+                    if not skipping:
+                        self._dispatch(json.loads(bytes(buffer[start:end])))
+                    skipping, start, searched = False, end + 1, end + 1
+                del buffer[:start]
+                if len(buffer) > MAX_MESSAGE_BYTES:
+                    if not skipping:
+                        log.warning(f"browser: dropped a message over {MAX_MESSAGE_BYTES} bytes")
+                    skipping = True
+                    buffer.clear()
         except (OSError, ValueError) as err:
             log.warning(f"browser connection ended: {err}")
         finally:
@@ -114,4 +132,7 @@ class CdpPipe:
             if waiter is not None:
                 waiter.put(message)
             return
-        self.events(message.get("sessionId", "")).put(message)
+        with self._lock:
+            events = self._events.get(message.get("sessionId", ""))
+        if events is not None:
+            events.put(message)

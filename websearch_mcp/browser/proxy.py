@@ -1,14 +1,16 @@
 """A forward proxy on loopback through which the browser makes every request (pages, scripts,
 XHR/fetch, images, iframes, redirects, WebSockets): each one is checked by the same address rules as
-fetch_content (AddressGuard), and the connection goes to the very address that was checked."""
+fetch_content (AddressGuard), and the connection goes to the very address that was checked. Only web
+ports are reached (80, 443 and the ports the proxy is opened for: the page's own), and only the
+processes the proxy serves may use it (`peers`)."""
 
 from __future__ import annotations
 
 import collections
 import select
 import socket
-import socketserver
 import threading
+from collections.abc import Callable, Iterable
 from urllib.parse import urlsplit
 
 from websearch_mcp import log
@@ -19,34 +21,65 @@ from websearch_mcp.fetch.proxies import proxy_for
 _HEAD_LIMIT = 64 * 1024
 _IDLE_SECONDS = 60.0
 _HOP_HEADERS = (b"proxy-connection:", b"proxy-authorization:", b"connection:", b"keep-alive:")
+WEB_PORTS = frozenset({80, 443})
+PeerCheck = Callable[[tuple[str, int], tuple[str, int]], bool]
 
 
 class GuardedProxy:
     """An HTTP forward proxy (CONNECT for TLS and WebSockets, absolute-form requests for http) on
-    127.0.0.1 that refuses every address fetch_content would refuse."""
+    127.0.0.1 that refuses every address fetch_content would refuse, every port but the web ports
+    and `ports`, and, with `peers`, every client that check does not accept."""
 
-    def __init__(self, guard: AddressGuard) -> None:
+    def __init__(self, guard: AddressGuard, ports: Iterable[int] = (), peers: PeerCheck | None = None) -> None:
         self.guard = guard
+        self.ports = WEB_PORTS | frozenset(ports)
+        self.peers = peers
         self.refused: collections.deque[str] = collections.deque(maxlen=200)  # most recent refusals
-        proxy = self
-
-        class Handler(socketserver.BaseRequestHandler):
-            def handle(self) -> None:
-                proxy.serve(self.request)
-
-        self._server = socketserver.ThreadingTCPServer(("127.0.0.1", 0), Handler, bind_and_activate=True)
-        self._server.daemon_threads = True
-        threading.Thread(target=self._server.serve_forever, name="browser-proxy", daemon=True).start()
+        self._listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        self._listener.bind(("127.0.0.1", 0))
+        self._listener.listen(128)
+        self._listener.settimeout(0.5)  # to notice `close` where shutting the listener down does not wake it
+        self._closed = threading.Event()
+        threading.Thread(target=self._accept, name="browser-proxy", daemon=True).start()
 
     @property
     def address(self) -> str:
         """host:port of the proxy."""
-        return f"127.0.0.1:{self._server.server_address[1]}"
+        return f"127.0.0.1:{self._listener.getsockname()[1]}"
 
     def close(self) -> None:
-        """Stop accepting connections."""
-        self._server.shutdown()
-        self._server.server_close()
+        """Stop accepting connections (those open finish on their own)."""
+        self._closed.set()
+        try:
+            self._listener.shutdown(socket.SHUT_RDWR)  # wakes the accepting thread (Linux)
+        except OSError:
+            pass
+        self._listener.close()
+
+    def _accept(self) -> None:
+        ours = self._listener.getsockname()
+        while not self._closed.is_set():
+            try:
+                client, peer = self._listener.accept()
+            except TimeoutError:
+                continue
+            except OSError:
+                return  # closed
+            threading.Thread(target=self._serve_peer, args=(client, peer, ours), name="browser-proxy-client",
+                             daemon=True).start()
+
+    def _serve_peer(self, client: socket.socket, peer: tuple[str, int], ours: tuple[str, int]) -> None:
+        if self.peers is not None and not self.peers(peer, ours):
+            log.warning(f"browser: refused a connection to its proxy from {peer[0]}:{peer[1]}, not the browser")
+            client.settimeout(2.0)
+            try:
+                _read_head(client)  # read before answering: closing on unread bytes would reset the connection
+            except OSError:
+                pass
+            _answer(client, 403, "Refused by websearch-mcp: this proxy serves its browser only")
+            client.close()
+            return
+        self.serve(client)
 
     def serve(self, client: socket.socket) -> None:
         """One client connection: read the request head, check the target, then relay."""
@@ -64,6 +97,12 @@ class GuardedProxy:
                     _answer(client, 400, "Only http and https are proxied")
                     return
                 host, port = parts.hostname, parts.port or 80
+            if port not in self.ports:
+                self.refused.append(f"{host}:{port}")
+                (log.warning if self.ports else log.debug)(
+                    f"browser: refused {method.decode('latin-1')} {host}:{port}: not a web port")
+                _answer(client, 403, f"Refused by websearch-mcp: port {port} is not a web port")
+                return
             url = f"https://{host}:{port}/" if method == b"CONNECT" else target.decode("latin-1")
             through = proxy_for(url)
             if through is not None:
@@ -220,3 +259,11 @@ def _answer(client: socket.socket, status: int, text: str) -> None:
                        f"Connection: close\r\n\r\n".encode() + body)
     except OSError:
         pass
+
+
+def closed_proxy() -> GuardedProxy:
+    """A proxy that answers every request with a refusal, quietly: where the browser's own
+    background requests (updates, time, accounts) go, since no page renders outside a context."""
+    proxy = GuardedProxy(AddressGuard(allow_private=False), ports=())
+    proxy.ports = frozenset()
+    return proxy

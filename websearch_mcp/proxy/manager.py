@@ -24,8 +24,15 @@ class ProxyManager:
             supervisor.start()
 
     def close(self) -> None:
-        """Close every child: stdin, then SIGTERM, then SIGKILL; none is left behind."""
+        """Close every child at once (stdin, then SIGTERM, then SIGKILL, each to its whole process
+        group): none is left behind, and the slowest sets the time it takes, not their sum."""
+        import threading
+
         for supervisor in self.supervisors:
             supervisor.stopping.set()
-        for supervisor in self.supervisors:
-            supervisor.stop()
+        closing = [threading.Thread(target=supervisor.stop, name=f"close-{supervisor.spec.name}")
+                   for supervisor in self.supervisors]
+        for thread in closing:
+            thread.start()
+        for thread in closing:
+            thread.join()

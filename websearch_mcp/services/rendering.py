@@ -68,7 +68,7 @@ class Renderer:
 
     def _render(self, page: FetchedPage, document: Document, executable: str, mode: str, deadline: float | None,
                 pdf_pages: int) -> Document:
-        from websearch_mcp.browser import RenderError
+        from websearch_mcp.browser import NavigationRefused, RenderError
 
         why = f"shell page: {document.metadata['shell']}" if document.metadata.get("shell") else f"render={mode}"
         cached = self.cache.get(RENDERED_CACHE, page.final_url)
@@ -77,8 +77,12 @@ class Renderer:
             html, settled = cached.decode("utf-8", "surrogatepass"), True
             final_url = page.final_url
         else:
-            try:
-                rendered = self._browser_for(executable).render(page.final_url, self.config.render_timeout, deadline)
+            try:  # what is read back is capped as a fetched page is
+                rendered = self._browser_for(executable).render(page.final_url, self.config.render_timeout, deadline,
+                                                                max_chars=self.config.fetch_max_bytes)
+            except NavigationRefused as err:  # what the tab shows is a refusal, never the page: a failure
+                log.warning(f"render of {page.final_url} refused: {err.message}")
+                raise
             except RenderError as err:
                 log.warning(f"render of {page.final_url} failed: {err.message}")
                 if _has_text(document):
@@ -93,9 +97,14 @@ class Renderer:
         result = to_document(dom, pdf_pages)
         result.metadata.pop("shell", None)
         result.metadata.update(rendered=True, render_reason=why, render_ms=int(elapsed))
+        notes = []
         if not settled:
-            result.metadata["render_note"] = (f"the page was still loading when its render budget "
-                                              f"({self.config.render_timeout:g} s) ended")
+            notes.append(f"the page was still loading when its render budget ({self.config.render_timeout:g} s) ended")
+        if cached is None and rendered.dom_chars:
+            notes.append(f"the rendered page held {rendered.dom_chars:,} characters; the first "
+                         f"{len(html):,} were read")
+        if notes:
+            result.metadata["render_note"] = "; ".join(notes)
         return result
 
     def _browser_for(self, executable: str) -> Browser:

@@ -1,0 +1,85 @@
+"""Who is on the other end of a loopback TCP connection (Linux, from /proc): the browser's proxy
+serves only the browser's own processes, not any local process that finds its port."""
+
+from __future__ import annotations
+
+import os
+import socket
+import sys
+
+
+def _hex_address(address: tuple[str, int]) -> str:
+    """An IPv4 address as /proc/net/tcp prints it (the 32-bit value in host order, then the port)."""
+    value = int.from_bytes(socket.inet_aton(address[0]), sys.byteorder)
+    return f"{value:08X}:{address[1]:04X}"
+
+
+def socket_inode(local: tuple[str, int], remote: tuple[str, int]) -> int | None:
+    """The inode of the TCP socket bound to `local` and connected to `remote`, or None."""
+    wanted = (_hex_address(local), _hex_address(remote))
+    try:
+        with open("/proc/net/tcp", encoding="ascii") as table:
+            next(table)
+            for line in table:
+                fields = line.split()
+                if (fields[1], fields[2]) == wanted:
+                    return int(fields[9])
+    except (OSError, ValueError, IndexError, StopIteration):
+        return None
+    return None
+
+
+def group_members(group: int) -> list[int]:
+    """The processes of a process group."""
+    members = []
+    for name in os.listdir("/proc"):
+        if not name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{name}/stat", "rb") as stat:
+                fields = stat.read().rsplit(b")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        if len(fields) > 2 and int(fields[2]) == group:
+            members.append(int(name))
+    return members
+
+
+def holds(pid: int, inode: int) -> bool:
+    """Whether process `pid` has socket `inode` open."""
+    target = f"socket:[{inode}]"
+    folder = f"/proc/{pid}/fd"
+    try:
+        names = os.listdir(folder)
+    except OSError:
+        return False
+    for name in names:
+        try:
+            if os.readlink(f"{folder}/{name}") == target:
+                return True
+        except OSError:
+            continue
+    return False
+
+
+class GroupPeers:
+    """Decides whether a connection comes from a process of one process group; remembers which
+    members opened connections before (the browser's network service), to look there first."""
+
+    def __init__(self, group: int) -> None:
+        self.group = group
+        self._likely: list[int] = []
+
+    def __call__(self, peer: tuple[str, int], ours: tuple[str, int]) -> bool:
+        """True when the client end of the connection peer -> ours belongs to the group."""
+        inode = socket_inode(peer, ours)
+        if inode is None:
+            return False
+        for pid in self._likely:
+            if holds(pid, inode):
+                return True
+        for pid in group_members(self.group):
+            if pid not in self._likely and holds(pid, inode):
+                self._likely = [pid, *self._likely][:4]
+                return True
+        return False
