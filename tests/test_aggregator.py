@@ -303,6 +303,9 @@ def test_disabled_servers_are_not_started(aggregate):
     aggregator = aggregate({"off": {**backend(), "enabled": False}, "on": backend()})
     tools = aggregator.wait_for_tool("on.echo")
     assert not any(name.startswith("off.") for name in tools)
+    refused = aggregator.ask(call("off.echo", {"text": "hi"}, id=7))
+    assert refused["error"]["code"] == -32000
+    assert refused["error"]["message"] == "MCP server 'off' is disabled in the servers file"  # not "not running"
 
 
 def test_third_party_server_from_npm(aggregate):

@@ -210,8 +210,8 @@ class McpServer:
         tool = self.registry.get(name)
         if tool is None:
             stopped = self.registry.stopped_owner(name)
-            if stopped is not None:  # a configured backend server that is not running (yet, or any more)
-                raise ServerError(f"MCP server '{stopped}' is not running")
+            if stopped is not None:  # a configured backend server that is not running (yet, any more, or at all)
+                raise ServerError(stopped)
             raise InvalidParams(f"Tool not found: {name}")
         started = time.monotonic()
         try:

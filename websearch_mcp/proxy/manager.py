@@ -15,7 +15,8 @@ class ProxyManager:
         self.supervisors = [BackendSupervisor(spec, registry, call_timeout) for spec in specs if spec.enabled]
         running = {s.spec.name: s.ready.is_set for s in self.supervisors}
         for spec in specs:  # NAME.tool of a server that is not running answers -32000, not "not found"
-            registry.declare_group(f"{spec.name}.", spec.name, running.get(spec.name, lambda: False))
+            registry.declare_group(f"{spec.name}.", spec.name, running.get(spec.name, lambda: False),
+                                   disabled=not spec.enabled)
         log.info(f"aggregating {len(self.supervisors)} backend server(s)")
 
     def start(self) -> None:

@@ -118,16 +118,19 @@ class Registry:
                 raise ValueError(f"duplicate tool name: {tool.name}")
             self._tools[tool.name] = tool
 
-    def declare_group(self, prefix: str, owner: str, running: Callable[[], bool]) -> None:
-        """Reserve a name prefix for a backend server's tools, before they are known."""
+    def declare_group(self, prefix: str, owner: str, running: Callable[[], bool], disabled: bool = False) -> None:
+        """Reserve a name prefix for a backend server's tools, before they are known (a disabled
+        server's too, so that its tools are said to be disabled rather than unknown)."""
         with self._lock:
-            self._groups[prefix] = (owner, running)
+            self._groups[prefix] = (owner, running, disabled)
 
     def stopped_owner(self, name: str) -> str | None:
-        """The backend server whose prefix this tool name has, when that server is not running."""
-        for prefix, (owner, running) in self._groups.items():
+        """Why the backend server whose prefix this tool name has cannot answer ("MCP server 'x' is
+        not running", or "... is disabled in the servers file"), or None when it can."""
+        for prefix, (owner, running, disabled) in self._groups.items():
             if name.startswith(prefix) and not running():
-                return owner
+                state = "is disabled in the servers file" if disabled else "is not running"
+                return f"MCP server '{owner}' {state}"
         return None
 
     def replace_group(self, prefix: str, tools: list[Tool]) -> None:
