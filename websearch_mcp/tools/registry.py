@@ -107,7 +107,8 @@ class Registry:
 
     def __init__(self) -> None:
         self._tools: dict[str, Tool] = {}
-        self._groups: dict[str, tuple[str, Callable[[], bool]]] = {}  # prefix -> (backend server, is it running)
+        # prefix -> (backend server, is it running, is it disabled in the servers file)
+        self._groups: dict[str, tuple[str, Callable[[], bool], bool]] = {}
         self._lock = _thread.allocate_lock()
         self.listeners: list[Callable[[], None]] = []
 
