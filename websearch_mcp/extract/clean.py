@@ -16,7 +16,8 @@ if TYPE_CHECKING:
 
 JUNK_TAGS = ("script", "style", "noscript", "template", "svg", "canvas", "iframe", "object", "embed",
              "button", "input", "select", "textarea", "label", "dialog", "link", "meta", "map", "audio",
-             "video", "picture", "source", "img")
+             "video", "picture", "source", "img",
+             "rt", "rp")  # a ruby annotation (the reading of 子供) would run into its base text: 子こども
 
 # The attributes rather than the elements: the same search in half the time of an element predicate.
 _MAYBE_HIDDEN = etree.XPath("//body//@hidden | //body//@aria-hidden | //body//@style")

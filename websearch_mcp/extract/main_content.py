@@ -15,7 +15,7 @@ import re
 
 from lxml import etree
 
-from websearch_mcp.extract.labels import class_weight, kind_of
+from websearch_mcp.extract.labels import LEAD, NEUTRAL, class_weight, kind_of
 from websearch_mcp.extract.text import link_density, visible_length
 from websearch_mcp.passages import CJK
 
@@ -69,8 +69,9 @@ def _own_text_length(element: HtmlElement) -> int:
 class Scores:
     """Both tallies for one page."""
 
-    def __init__(self, root: HtmlElement, thread: bool = False) -> None:
+    def __init__(self, root: HtmlElement, thread: bool = False, plain: bool = False) -> None:
         self.thread = thread  # a forum thread or Q&A page: its replies are the content, not furniture
+        self.plain = plain  # class and id words ignored: where the text is, and nothing else, decides
         self.holds_main = {ancestor for main in root.iter("main") for ancestor in main.iterancestors()}
         self.readability: dict[HtmlElement, float] = {}
         self.paragraphs: dict[HtmlElement, int] = {}
@@ -83,7 +84,7 @@ class Scores:
         teaser cards wrapped in a link: a little)."""
         factor = self.factors.get(element)
         if factor is None:
-            kind = kind_of(element)
+            kind = NEUTRAL if self.plain else kind_of(element)
             comments = kind.comments and not self.thread
             factor = 0.0 if comments or kind.citations else 0.3 if kind.negative and not kind.positive else 1.0
             if self.thread and kind.comments:
@@ -110,6 +111,8 @@ class Scores:
     def weighted(self, element: HtmlElement) -> float:
         """The base score plus what class and id say (for containers of paragraphs); a list of citations
         is never the article."""
+        if self.plain:
+            return self.base(element)
         if kind_of(element).citations:
             return 0.0
         score = self.base(element)
@@ -131,9 +134,9 @@ class Scores:
         return self._final[element]
 
 
-def score_paragraphs(root: HtmlElement, thread: bool = False) -> Scores:
+def score_paragraphs(root: HtmlElement, thread: bool = False, plain: bool = False) -> Scores:
     """Tally every paragraph of the page."""
-    scores = Scores(root, thread)
+    scores = Scores(root, thread, plain)
     readability = scores.readability
     subtree = scores.subtree
     body = root.find("body")
@@ -156,6 +159,8 @@ def score_paragraphs(root: HtmlElement, thread: bool = False) -> Scores:
         wide = len(CJK.findall(text)) if cjk_page and not text.isascii() else 0
         commas = text.count(",") + (text.count("，") + text.count("、") if wide else 0)
         points = (1.0 + commas + min((length + 2 * wide) / 100.0, 3.0)) * (1.0 - link_density(paragraph, text))
+        if paragraph.tag == "li" and _starts_with_link(paragraph):
+            points *= TEASER_ITEM  # "[Headline] and a line about it": an entry of a list of other pages
         parent = paragraph.getparent()
         factor = context_factor(paragraph)
         element = paragraph if holds_text else parent
@@ -180,6 +185,20 @@ def score_paragraphs(root: HtmlElement, thread: bool = False) -> Scores:
     return scores
 
 
+TEASER_ITEM = 0.4
+
+
+def _starts_with_link(item: HtmlElement) -> bool:
+    """A list item whose first content is a link to another page (a headline with its blurb)."""
+    if (item.text or "").strip():
+        return False
+    first = item[0] if len(item) else None
+    while first is not None and first.tag in ("h2", "h3", "h4", "h5", "strong", "b", "span", "div") \
+            and not (first.text or "").strip() and len(first):
+        first = first[0]
+    return first is not None and first.tag == "a" and not (first.get("href") or "#").startswith("#")
+
+
 def _climb(best: HtmlElement, scores: Scores) -> HtmlElement:
     """Move up through wrappers, and while the parent holds much more article text, few links."""
     while True:
@@ -193,7 +212,25 @@ def _climb(best: HtmlElement, scores: Scores) -> HtmlElement:
         theirs = scores.subtree.get(parent, 0.0)
         if theirs < mine * CLIMB_GAIN or link_density(parent) > 0.3:
             return best
+        if not scores.thread and any(_is_reply_run(sibling, scores) for sibling in best.itersiblings()):
+            return best  # what the parent adds is the replies below the article: its comments
         best = parent
+
+
+REPLY_PARTS = 3
+
+
+def _is_reply_run(block: HtmlElement, scores: Scores) -> bool:
+    """A block holding three or more blocks alike (same tag and class), each with text and more parts
+    than its text (a name, a date, a reply link): replies. One component per paragraph is not."""
+    if scores.subtree.get(block, 0.0) <= 0 or len(block) < THREAD_POSTS:
+        return False
+    counts: dict[tuple[str, str], int] = {}
+    for child in block:
+        if len(child) >= REPLY_PARTS and child.get("class") and scores.subtree.get(child, 0.0) > 0:
+            key = _signature(child)
+            counts[key] = counts.get(key, 0) + 1
+    return bool(counts) and max(counts.values()) >= THREAD_POSTS
 
 
 def _best(ranked: list[HtmlElement], scores: Scores) -> HtmlElement:
@@ -219,10 +256,10 @@ def is_thread_url(url: str | None) -> bool:
     return bool(url) and bool(_THREAD_URL.search(url or ""))
 
 
-def main_elements(root: HtmlElement, thread: bool = False) -> list[HtmlElement]:
+def main_elements(root: HtmlElement, thread: bool = False, plain: bool = False) -> list[HtmlElement]:
     """The best container and those of its siblings that look like more of the same article (on a
-    thread's page, every post of the thread)."""
-    scores = score_paragraphs(root, thread)
+    thread's page, every post of the thread); with plain, class and id words are not read."""
+    scores = score_paragraphs(root, thread, plain)
     if not scores.readability:
         body = root.find("body")
         return [body if body is not None else root]
@@ -231,10 +268,100 @@ def main_elements(root: HtmlElement, thread: bool = False) -> list[HtmlElement]:
     ranked = heapq.nlargest(CANDIDATES, raw, key=scores.weighted)
     best = _best(ranked, scores)
     posts = _thread_of(best, scores)
-    if posts:
+    replies = posts or ([child for child in best if len(child)] if _is_reply_run(best, scores) else [])
+    article = None if thread or not replies else _article_before(replies, ranked, scores)
+    if article is not None:
+        best = article  # replies below an article are its comments, unless the page is a thread
+    elif posts:
         return posts
     best = _climb(best, scores)
-    return _with_siblings(best, scores)
+    chosen = _with_siblings(best, scores)
+    lead = _lead_before(chosen[0], scores)
+    return [lead, *chosen] if lead is not None else chosen
+
+
+ARTICLE_BEFORE = 3.0  # points (a paragraph or two) that make a block before a run of replies the article
+_ARTICLE_TAGS = frozenset({"article", "main"})
+
+
+def _article_before(posts: list[HtmlElement], ranked: list[HtmlElement], scores: Scores) -> HtmlElement | None:
+    """On a page that is not a thread, the article block that comes before a run of replies alike (a blog
+    post, a question with its answers): its comments lose to it, however long they are."""
+    holder = posts[0].getparent()
+    inside = set(holder.iterancestors()) | {holder}
+    for candidate in ranked:
+        if candidate in inside or any(a is holder for a in candidate.iterancestors()):
+            continue
+        if scores.subtree.get(candidate, 0.0) < ARTICLE_BEFORE or scores.final(candidate) <= 0:
+            continue
+        if _comes_before(candidate, holder) and _looks_like_article(candidate):
+            return candidate
+    return None
+
+
+def _comes_before(element: HtmlElement, other: HtmlElement) -> bool:
+    """Whether element ends before other starts, in document order."""
+    mine = [element, *element.iterancestors()]
+    theirs = {id(e): e for e in [other, *other.iterancestors()]}
+    for index, ancestor in enumerate(mine):
+        if id(ancestor) in theirs and index:
+            branch = mine[index - 1]
+            common = ancestor
+            for child in common:
+                if child is branch:
+                    return True
+                if id(child) in theirs:
+                    return False
+            return False
+    return False
+
+
+def _looks_like_article(element: HtmlElement) -> bool:
+    """The block itself, or one of the few around it, is marked as the article (tag, class or itemprop)."""
+    for level, node in enumerate([element, *element.iterancestors()]):
+        if level > 3 or node.tag in _NO_TEXT:
+            return False
+        if node.tag in _ARTICLE_TAGS or node.get("itemprop") == "articleBody" or kind_of(node).positive:
+            return True
+    return False
+
+
+LEAD_LEVELS = 3  # how far up from the article's body a lead before it is looked for
+
+
+def _lead_before(first: HtmlElement, scores: Scores) -> HtmlElement | None:
+    """The lead (standfirst, intro) in a block of its own before the article's body, when its class says
+    so and it holds prose with few links."""
+    element = first
+    for _ in range(LEAD_LEVELS):
+        sibling = element.getprevious()
+        while sibling is not None:
+            found = _lead_in(sibling)
+            if found is not None:
+                return found if scores.context_factor(found) > 0 and not kind_of(found).comments else None
+            if visible_length(sibling.text_content()) > LEAD_NEIGHBOUR:
+                return None  # a block of text that is not a lead: what came before is not this article's
+            sibling = sibling.getprevious()
+        element = element.getparent()
+        if element is None or element.tag in _NO_TEXT:
+            return None
+    return None
+
+
+LEAD_NEIGHBOUR = 400  # characters of another block between the lead and the body that end the search
+
+
+def _lead_in(block: HtmlElement) -> HtmlElement | None:
+    """The element of a block (or the block) whose class names it the lead and which holds prose."""
+    if not isinstance(block.tag, str):
+        return None
+    for element in block.iter():
+        label = f"{element.get('class') or ''} {element.get('id') or ''}"
+        if len(label) > 2 and LEAD.search(label):
+            text = element.text_content()
+            if visible_length(text) >= SIBLING_PROSE and link_density(element, text) < 0.3:
+                return element
+    return None
 
 
 THREAD_REPLY = 1.0  # points (about one sentence) that make a block beside a thread's post a reply
@@ -262,6 +389,14 @@ def _thread_of(best: HtmlElement, scores: Scores) -> list[HtmlElement]:
     return []
 
 
+def are_posts(elements: list[HtmlElement]) -> bool:
+    """Whether elements are a thread's posts: three or more blocks alike with one parent."""
+    if len(elements) < THREAD_POSTS or not elements[0].get("class"):
+        return False
+    parent, signature = elements[0].getparent(), _signature(elements[0])
+    return all(e.getparent() is parent and _signature(e) == signature for e in elements)
+
+
 def _with_siblings(best: HtmlElement, scores: Scores) -> list[HtmlElement]:
     """The best container and those of its siblings that hold enough article text, few links."""
     parent = best.getparent()
@@ -270,7 +405,7 @@ def _with_siblings(best: HtmlElement, scores: Scores) -> list[HtmlElement]:
     mine = scores.subtree.get(best, 0.0)
     threshold = max(min(SIBLING_MIN, mine * 0.5), mine * SIBLING_SHARE)
     chosen = []
-    signature = _signature(best)
+    signature = _kin(best)
     lead = _lead_caption(parent, best)
     for sibling in parent:
         if lead is not None and sibling is lead:
@@ -281,9 +416,11 @@ def _with_siblings(best: HtmlElement, scores: Scores) -> list[HtmlElement]:
             continue
         # a block of the same kind as the best one (the next part of an article split into sections)
         # needs only some article text
-        enough = min(threshold, SIBLING_MIN_PEER) if _signature(sibling) == signature else threshold
+        enough = min(threshold, SIBLING_MIN_PEER) if _kin(sibling) == signature else threshold
         if scores.thread:
             enough = min(enough, THREAD_REPLY)  # on a thread's page a short reply beside the post is a post
+        elif sibling is not best and _is_reply_run(sibling, scores):
+            continue  # the replies below the article: its comments
         if sibling is best or (scores.subtree.get(sibling, 0.0) >= enough and link_density(sibling) < 0.3) \
                 or _is_prose(sibling, scores):
             chosen.append(sibling)
@@ -314,6 +451,11 @@ def _is_prose(element: HtmlElement, scores: Scores) -> bool:
 
 def _signature(element: HtmlElement) -> tuple[str, str]:
     return element.tag, element.get("class", "")
+
+
+def _kin(element: HtmlElement) -> tuple[str, str]:
+    """Tag and first class word: blocks of one kind ("row band-a", "row band-b": sections of a page)."""
+    return element.tag, (element.get("class") or "").split(" ", 1)[0]
 
 
 def _with_repeated_parents(parent: HtmlElement, chosen: list[HtmlElement], scores: Scores,
