@@ -203,7 +203,7 @@ def _second_opinion(html: str, url: str | None, thread: bool, first: str) -> str
     best = first
     for plain in (False, True):
         other = _other_opinion(html, url, thread, plain)
-        if other is not None and len(other.split()) > len(best.split()) and _better(other, first):
+        if other is not None and _better(other, first) and (best is first or len(other.split()) > len(best.split())):
             best = other
     return best
 
@@ -225,10 +225,18 @@ def _other_opinion(html: str, url: str | None, thread: bool, plain: bool) -> str
 
 
 def _better(other: str, first: str) -> bool:
-    """Whether another opinion is prose with at least twice the words of the first and not furniture."""
+    """Whether another opinion is prose, not furniture, with at least twice the words of the first (or,
+    when the first reads like furniture itself, a sentence or more: an error page's message beats the
+    copyright line below it)."""
     first_words, other_words = len(first.split()), len(other.split())
-    return (other_words >= OVERRIDE_GAIN * first_words + 30 and not _FURNITURE_TEXT.search(other.strip()[:400])
-            and _mean_block(other) >= 0.8 * _mean_block(first) and not _mostly_list(other))
+    if _FURNITURE_TEXT.search(other.strip()[:400]) or _mostly_list(other):
+        return False
+    if _FURNITURE_TEXT.search(first.strip()[:400]) and other_words >= SENTENCE_WORDS:
+        return True
+    return other_words >= OVERRIDE_GAIN * first_words + 30 and _mean_block(other) >= 0.8 * _mean_block(first)
+
+
+SENTENCE_WORDS = 8
 
 
 _LIST_LINE = re.compile(r"^\s*(?:[-*+]|\d+\.)\s", re.MULTILINE)
