@@ -183,8 +183,9 @@ def fit_for_model(text: str) -> str:
 DOUBTFUL_TEXT = 300
 DOUBTFUL_FURNITURE = 1500  # characters: a longer output that mentions a copyright early is an article
 _FURNITURE_TEXT = re.compile(
-    r"©|\bcopyright\b|all rights reserved|powered by|licensed under|opinions expressed|not responsible for the "
-    r"content|no comments yet|quick links|^\s*name:|cookies? to|sign in|create an account|registered (company|address)",
+    r"©|\b(?:copyright|all rights reserved|powered by|licensed under|opinions expressed|not responsible for the "
+    r"content|no comments yet|quick links|cookies? to|sign in|create an account|registered (company|address))\b|"
+    r"^\s*name:",
     re.IGNORECASE | re.MULTILINE)
 OVERRIDE_GAIN = 2.0  # the second opinion wins when it has this many times the first's words, and more
 
@@ -201,7 +202,9 @@ def _second_opinion(html: str, url: str | None, thread: bool, first: str) -> str
     wins when it is not doubtful itself and holds at least twice the words (the article beside a footer
     or a disclaimer), in paragraphs (not a list of teasers, not the replies below the article)."""
     best = first
-    for plain in (False, True):
+    # class words are set aside only when the first opinion reads like furniture: a short post that
+    # they found is right more often than the comments or sidebar a reading without them would find
+    for plain in (False, True) if _FURNITURE_TEXT.search(first.strip()[:400]) else (False,):
         other = _other_opinion(html, url, thread, plain)
         if other is not None and _better(other, first) and (best is first or len(other.split()) > len(best.split())):
             best = other

@@ -37,12 +37,12 @@ POSITIVE = re.compile(
     r"inhalt|artikel\w*|beitrag\w*|haupttext|texte|contenu|corps|contenido|articulo|cuerpo|noticia|"
     r"tresc|tekst|artykul\w*|statya|stati|zhengwen|neirong|wenzhang)" + _END,
     re.IGNORECASE)
-# Comment sections: nothing inside them is the article. Whole words only, and a few compounds pages use
-# ("commentlist", German "Kommentarbereich"); "commentary", "commentator" or "commentisfree" are not.
+# Comment sections: nothing inside them is the article. Words, and compounds that start with the word
+# ("commentlist", "commentbody", German "Kommentarbereich"); not one that ends with it ("nocomments",
+# "tonecomment"), nor "commentary", "commentator" or "commentisfree".
 COMMENTS = re.compile(
-    _EDGE + r"(?:comments?|comment(?:list|form|box|area|section|thread|wrap|wrapper|block|container|s?list)|"
-    r"disqus\w*|kommentar\w*|commentaires?|comentarios?|komentarz\w*|kommentarii|pinglun|"
-    r"respond|reply|replies|antworten|reponses|respuestas|odpowiedzi)" + _END,
+    _EDGE + r"(?:comment(?!ary|ator|isfree)\w*|disqus\w*|kommentar\w*|commentaires?|comentarios?|komentarz\w*|"
+    r"kommentarii|pinglun|respond|reply|replies|antworten|reponses|respuestas|odpowiedzi)" + _END,
     re.IGNORECASE)
 # Lists of citations (Wikipedia's `references`, `reflist`): part of the article around them, never the
 # article itself, however many entries they hold.
@@ -76,31 +76,37 @@ class Kind:
         self.citations = citations
 
 
-def _words(token: str) -> list[str]:
-    """The lower-case words of one class or id token ("postBody-main" is post, body, main)."""
-    return _WORDS.findall(_CAMEL.sub(" ", token).lower())
+def _token_words(token: str) -> tuple[list[str], list[str]] | None:
+    """The words of one class or id token, split at capitals too ("postBody-main": post, body, main) and
+    as spelled (post, body... for "post-body"; "postbody" for "postBody"), or None for a state or layout
+    switch ("noComments"), a content taxonomy ("tone-comment") or an id made from a heading
+    ("sharing-with-a-single-developer")."""
+    lowered = token.lower()
+    spelled = _WORDS.findall(lowered)
+    words = spelled if token == lowered else _WORDS.findall(_CAMEL.sub(" ", token).lower())
+    if (not words or words[0] in _SWITCH_FIRST or words[-1] in _SWITCH_LAST or len(spelled) >= 5
+            or not _TAXONOMY.isdisjoint(words)):
+        return None
+    return words, spelled
 
 
-def _is_switch(token: str) -> bool:
-    """A state or layout switch ("noComments"), a content taxonomy ("tone-comment"), or an id made from
-    a heading ("sharing-with-a-single-developer")."""
-    words = _words(token)
-    return (not words or words[0] in _SWITCH_FIRST or words[-1] in _SWITCH_LAST
-            or len(_WORDS.findall(token.lower())) >= 5 or any(word in _TAXONOMY for word in words))
-
-
-@lru_cache(maxsize=8192)
+@lru_cache(maxsize=65536)
 def label_kind(label: str) -> Kind:
-    """What a `class id` label says (cached: pages repeat their labels)."""
+    """What a `class id` label says (cached: pages and sites repeat their labels)."""
     lowered = label.lower()
     hidden = any(token in _HIDING for token in lowered.split()) and not _SHOWN_WIDE.search(lowered)
-    kept = [token for token in label.split() if not _is_switch(token)]
-    words = " ".join(" ".join(_words(token)) for token in kept)
+    split, joined = [], []
+    for token in label.split():
+        found = _token_words(token)
+        if found is not None:
+            split.extend(found[0])
+            joined.extend(found[1])
+    words = " ".join(split)
     # the article's words count in a token's own spelling only: in "tabContent" or "sidebarContent" the
     # first word says what the content is, and it is not the article
-    joined = " ".join(_WORDS.findall(" ".join(kept).lower()))
     return Kind(negative=hidden or bool(NEGATIVE.search(words)), comments=bool(COMMENTS.search(words)),
-                positive=bool(POSITIVE.search(joined)), hidden=hidden, citations=bool(CITATIONS.search(words)))
+                positive=bool(POSITIVE.search(" ".join(joined))), hidden=hidden,
+                citations=bool(CITATIONS.search(words)))
 
 
 NEUTRAL = Kind(False, False, False, False)
