@@ -204,7 +204,7 @@ def _second_opinion(html: str, url: str | None, thread: bool, first: str) -> str
     best = first
     # class words are set aside only when the first opinion reads like furniture: a short post that
     # they found is right more often than the comments or sidebar a reading without them would find
-    for plain in (False, True) if _FURNITURE_TEXT.search(first.strip()[:400]) else (False,):
+    for plain in (False, True) if _is_furniture(first) else (False,):
         other = _other_opinion(html, url, thread, plain)
         if other is not None and _better(other, first) and (best is first or len(other.split()) > len(best.split())):
             best = other
@@ -234,12 +234,19 @@ def _better(other: str, first: str) -> bool:
     first_words, other_words = len(first.split()), len(other.split())
     if _FURNITURE_TEXT.search(other.strip()[:400]) or _mostly_list(other):
         return False
-    if _FURNITURE_TEXT.search(first.strip()[:400]) and other_words >= SENTENCE_WORDS:
+    if _is_furniture(first) and other_words >= SENTENCE_WORDS:
         return True
     return other_words >= OVERRIDE_GAIN * first_words + 30 and _mean_block(other) >= 0.8 * _mean_block(first)
 
 
 SENTENCE_WORDS = 8
+FURNITURE_TEXT = 600  # characters: a text this short that reads like furniture is furniture
+
+
+def _is_furniture(text: str) -> bool:
+    """A short text that reads like furniture: a copyright line, a legal notice, a cookie note."""
+    text = text.strip()
+    return len(text) <= FURNITURE_TEXT and bool(_FURNITURE_TEXT.search(text[:400]))
 
 
 _LIST_LINE = re.compile(r"^\s*(?:[-*+]|\d+\.)\s", re.MULTILINE)

@@ -76,37 +76,39 @@ class Kind:
         self.citations = citations
 
 
-def _token_words(token: str) -> tuple[list[str], list[str]] | None:
-    """The words of one class or id token, split at capitals too ("postBody-main": post, body, main) and
-    as spelled (post, body... for "post-body"; "postbody" for "postBody"), or None for a state or layout
-    switch ("noComments"), a content taxonomy ("tone-comment") or an id made from a heading
-    ("sharing-with-a-single-developer")."""
+_NEGATIVE, _COMMENTS, _POSITIVE, _CITATIONS = 1, 2, 4, 8
+
+
+@lru_cache(maxsize=16384)
+def _token_flags(token: str) -> int:
+    """What one class or id token says, as flags. Its words are split at capitals too ("postBody-main":
+    post, body, main), except for the article's words, which count in the token's own spelling only (in
+    "tabContent" or "sidebarContent" the first word says what the content is, and it is not the
+    article). A state or layout switch ("noComments"), a content taxonomy ("tone-comment") or an id
+    made from a heading ("sharing-with-a-single-developer") says nothing."""
     lowered = token.lower()
     spelled = _WORDS.findall(lowered)
     words = spelled if token == lowered else _WORDS.findall(_CAMEL.sub(" ", token).lower())
     if (not words or words[0] in _SWITCH_FIRST or words[-1] in _SWITCH_LAST or len(spelled) >= 5
             or not _TAXONOMY.isdisjoint(words)):
-        return None
-    return words, spelled
+        return 0
+    text = " ".join(words)
+    return ((_NEGATIVE if NEGATIVE.search(text) else 0) | (_COMMENTS if COMMENTS.search(text) else 0)
+            | (_POSITIVE if POSITIVE.search(" ".join(spelled)) else 0)
+            | (_CITATIONS if CITATIONS.search(text) else 0))
 
 
 @lru_cache(maxsize=65536)
 def label_kind(label: str) -> Kind:
-    """What a `class id` label says (cached: pages and sites repeat their labels)."""
-    lowered = label.lower()
-    hidden = any(token in _HIDING for token in lowered.split()) and not _SHOWN_WIDE.search(lowered)
-    split, joined = [], []
+    """What a `class id` label says (cached, as its tokens are: pages and sites repeat them)."""
+    flags = 0
+    hidden = False
     for token in label.split():
-        found = _token_words(token)
-        if found is not None:
-            split.extend(found[0])
-            joined.extend(found[1])
-    words = " ".join(split)
-    # the article's words count in a token's own spelling only: in "tabContent" or "sidebarContent" the
-    # first word says what the content is, and it is not the article
-    return Kind(negative=hidden or bool(NEGATIVE.search(words)), comments=bool(COMMENTS.search(words)),
-                positive=bool(POSITIVE.search(" ".join(joined))), hidden=hidden,
-                citations=bool(CITATIONS.search(words)))
+        flags |= _token_flags(token)
+        if not hidden and token.lower() in _HIDING:
+            hidden = not _SHOWN_WIDE.search(label)
+    return Kind(negative=hidden or bool(flags & _NEGATIVE), comments=bool(flags & _COMMENTS),
+                positive=bool(flags & _POSITIVE), hidden=hidden, citations=bool(flags & _CITATIONS))
 
 
 NEUTRAL = Kind(False, False, False, False)

@@ -51,6 +51,12 @@ _PARAGRAPHS = etree.XPath(
     + " | ".join(f"//body//{tag}[text()[normalize-space()] or span or font or b or strong or em or i or a]"
                  "[not(p) or text()[string-length(normalize-space()) > 100]]" for tag in _HOLDERS)
     + " | //body[text()[string-length(normalize-space()) > 40]]")  # one name test per tag: faster than self::
+# The same from the page's one <body>: one walk below it rather than one from the root per tag.
+_BODY_PARAGRAPHS = etree.XPath(
+    "descendant::p | descendant::pre | descendant::td | descendant::dd | descendant::blockquote[not(p)] | "
+    + " | ".join(f"descendant::{tag}[text()[normalize-space()] or span or font or b or strong or em or i or a]"
+                 "[not(p) or text()[string-length(normalize-space()) > 100]]" for tag in _HOLDERS)
+    + " | self::body[text()[string-length(normalize-space()) > 40]]")
 _NO_TEXT = frozenset({"html", "body"})
 _NO_CREDIT = frozenset({"html"})  # text directly under <body> (old pages) makes <body> the container
 _PARAGRAPH_TAGS = frozenset({"p", "pre", "td", "dd", "blockquote"})
@@ -142,7 +148,10 @@ def score_paragraphs(root: HtmlElement, thread: bool = False, plain: bool = Fals
     body = root.find("body")
     cjk_page = body is not None and bool(CJK.search((body.text_content() or "")[:20000]))
     factors, context_factor = scores.factors, scores.context_factor
-    for paragraph in _PARAGRAPHS(root):
+    # broken pages can have more than one <body>, or an element beside <html> that holds another
+    bodies = list(root.iter("body"))
+    alone = len(bodies) == 1 and root.getnext() is None and root.getprevious() is None
+    for paragraph in _BODY_PARAGRAPHS(bodies[0]) if alone else _PARAGRAPHS(root):
         holds_text = paragraph.tag not in _PARAGRAPH_TAGS
         if holds_text:  # its own text first: it is cheaper than the whole subtree's, and mostly too short
             length = _own_text_length(paragraph)
@@ -288,15 +297,28 @@ def _article_before(posts: list[HtmlElement], ranked: list[HtmlElement], scores:
     """On a page that is not a thread, the article block that comes before a run of replies alike (a blog
     post, a question with its answers): its comments lose to it, however long they are."""
     holder = posts[0].getparent()
+    if sum(1 for post in posts if _signed(post)) * 2 < len(posts):
+        return None  # blocks alike without names and dates: a list, not replies
     inside = set(holder.iterancestors()) | {holder}
     for candidate in ranked:
         if candidate in inside or any(a is holder for a in candidate.iterancestors()):
             continue
         if scores.subtree.get(candidate, 0.0) < ARTICLE_BEFORE or scores.final(candidate) <= 0:
             continue
-        if _comes_before(candidate, holder) and _looks_like_article(candidate):
+        if (_comes_before(candidate, holder) and _looks_like_article(candidate)
+                and visible_length(candidate.text_content()) >= SIBLING_PROSE):
             return candidate
     return None
+
+
+# What a reply carries beside its text: a time, a year, "3 days ago", a "reply" link, "X says:".
+_SIGNED = re.compile(r"\b(?:1[89]|20)\d\d\b|\b\d{1,2}:\d\d\b|\bago\b|\brepl(?:y|ies)\b|\bsays:|\bwrote:|"
+                     r"\bantworten\b|\br[ée]pondre\b|\bresponder\b", re.IGNORECASE)
+
+
+def _signed(post: HtmlElement) -> bool:
+    """Whether a block carries what a reply does: a <time>, or a date or reply link in its text."""
+    return next(post.iter("time"), None) is not None or bool(_SIGNED.search(post.text_content()))
 
 
 def _comes_before(element: HtmlElement, other: HtmlElement) -> bool:
