@@ -81,21 +81,22 @@ _NEGATIVE, _COMMENTS, _POSITIVE, _CITATIONS = 1, 2, 4, 8
 
 @lru_cache(maxsize=16384)
 def _token_flags(token: str) -> int:
-    """What one class or id token says, as flags. Its words are split at capitals too ("postBody-main":
-    post, body, main), except for the article's words, which count in the token's own spelling only (in
-    "tabContent" or "sidebarContent" the first word says what the content is, and it is not the
-    article). A state or layout switch ("noComments"), a content taxonomy ("tone-comment") or an id
-    made from a heading ("sharing-with-a-single-developer") says nothing."""
+    """What one class or id token says, as flags. A state or layout switch ("noComments",
+    "isCommentable"), a content taxonomy ("tone-comment") or an id made from a heading
+    ("sharing-with-a-single-developer") says nothing; switches and comment sections are read with the
+    words split at capitals too ("commentsList"), furniture and article words in the token's own
+    spelling only (in "tabContent" or "headerImage" the first word names a part, not the article or
+    the page's furniture)."""
     lowered = token.lower()
     spelled = _WORDS.findall(lowered)
     words = spelled if token == lowered else _WORDS.findall(_CAMEL.sub(" ", token).lower())
     if (not words or words[0] in _SWITCH_FIRST or words[-1] in _SWITCH_LAST or len(spelled) >= 5
             or not _TAXONOMY.isdisjoint(words)):
         return 0
-    text = " ".join(words)
-    return ((_NEGATIVE if NEGATIVE.search(text) else 0) | (_COMMENTS if COMMENTS.search(text) else 0)
-            | (_POSITIVE if POSITIVE.search(" ".join(spelled)) else 0)
-            | (_CITATIONS if CITATIONS.search(text) else 0))
+    text = " ".join(spelled)
+    return ((_NEGATIVE if NEGATIVE.search(text) else 0)
+            | (_COMMENTS if COMMENTS.search(" ".join(words) if words is not spelled else text) else 0)
+            | (_POSITIVE if POSITIVE.search(text) else 0) | (_CITATIONS if CITATIONS.search(text) else 0))
 
 
 @lru_cache(maxsize=65536)
