@@ -148,6 +148,26 @@ def score_paragraphs(root: HtmlElement, thread: bool = False, plain: bool = Fals
     body = root.find("body")
     cjk_page = body is not None and bool(CJK.search((body.text_content() or "")[:20000]))
     factors, context_factor = scores.factors, scores.context_factor
+    chains: dict[HtmlElement, list[tuple[HtmlElement, float]]] = {}
+
+    def chain(start: HtmlElement | None) -> list[tuple[HtmlElement, float]]:
+        """The elements from start up (SUBTREE_DEPTH at most, to the first that counts nothing), each
+        with the product of the context factors so far: shared by every paragraph of one parent."""
+        if start is None:
+            return []
+        found = chains.get(start)
+        if found is None:
+            found, product, element = [], 1.0, start
+            while element is not None and len(found) < SUBTREE_DEPTH and element.tag not in _NO_CREDIT:
+                own = factors.get(element)
+                product *= own if own is not None else context_factor(element)
+                found.append((element, product))
+                if not product:
+                    break
+                element = element.getparent()
+            chains[start] = found
+        return found
+
     # broken pages can have more than one <body>, or an element beside <html> that holds another
     bodies = list(root.iter("body"))
     alone = len(bodies) == 1 and root.getnext() is None and root.getprevious() is None
@@ -172,17 +192,16 @@ def score_paragraphs(root: HtmlElement, thread: bool = False, plain: bool = Fals
             points *= TEASER_ITEM  # "[Headline] and a line about it": an entry of a list of other pages
         parent = paragraph.getparent()
         factor = context_factor(paragraph)
-        element = paragraph if holds_text else parent
-        for _ in range(SUBTREE_DEPTH):  # the climb never goes further up than this
-            if element is None or element.tag in _NO_CREDIT or not factor:
-                break
-            if element is not paragraph:
-                own = factors.get(element)
-                factor *= own if own is not None else context_factor(element)
-            subtree[element] = subtree.get(element, 0.0) + points * factor
-            element = element.getparent()
         if not factor:
             continue  # inside a comment section or a list of citations: it makes no candidate of its own
+        if holds_text:
+            subtree[paragraph] = subtree.get(paragraph, 0.0) + points * factor
+        # the climb never goes further up than SUBTREE_DEPTH elements from the paragraph
+        climb = chain(parent)[:SUBTREE_DEPTH - 1] if holds_text else chain(parent)
+        for element, product in climb:
+            subtree[element] = subtree.get(element, 0.0) + points * factor * product
+        if climb and not climb[-1][1]:
+            continue
         credited = [(paragraph, 1.0), (parent, 1.0)] if holds_text else [(parent, 1.0)]
         last = credited[-1][0]
         credited.append((last.getparent() if last is not None else None, 0.5))
