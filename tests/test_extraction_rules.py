@@ -143,3 +143,16 @@ def test_a_rule_that_took_the_article_for_furniture_gets_a_second_look():
             "<footer><p>© 2026 Harbour Herald. All rights reserved.</p></footer></body></html>")
     markdown = extract_page(html, "https://news.example.com/2026/11/ferry").markdown
     assert "second crossing each morning" in markdown and "All rights reserved" not in markdown
+
+
+def test_an_error_pages_message_beats_the_legal_notice_below_it():
+    # the notice scores more (longer, with commas) and reads like furniture; the message is one sentence
+    sitemap = "".join(f"<li><a href='/s/{n}'>Section number {n} of the site</a></li>" for n in range(30))
+    html = ("<html><body><div class='wrap'><div class='message'><p>Sorry, we could not find the page you asked "
+            "for. It may have moved.</p></div></div><div class='legal'><p>© 2026 Example Media Group Limited, "
+            "registered in England, company number 0000000. All rights reserved, reproduction of any part of this "
+            "site, in any form, without permission is prohibited.</p><p>Example Media is not responsible for the "
+            "content of external sites, and opinions expressed are the writers' own.</p></div>"
+            f"<ul class='sitemap'>{sitemap}</ul></body></html>")
+    markdown = extract_page(html, "https://news.example.com/missing").markdown
+    assert "could not find the page" in markdown and "All rights reserved" not in markdown
