@@ -49,13 +49,16 @@ _HOLDERS = ("div", "section", "article", "font", "span", "li")
 _PARAGRAPHS = etree.XPath(
     "//body//p | //body//pre | //body//td | //body//dd | //body//blockquote[not(p)] | "
     + " | ".join(f"//body//{tag}[text()[normalize-space()] or span or font or b or strong or em or i or a]"
-                 "[not(p) or text()[string-length(normalize-space()) > 100]]" for tag in _HOLDERS)
+                 f"[not(p) or text()[string-length(normalize-space()) > 100]][string-length(.) >= {MIN_PARAGRAPH}]"
+                 for tag in _HOLDERS)
     + " | //body[text()[string-length(normalize-space()) > 40]]")  # one name test per tag: faster than self::
-# The same from the page's one <body>: one walk below it rather than one from the root per tag.
+# The same from the page's one <body>: one walk below it rather than one from the root per tag. (The
+# length test, MIN_PARAGRAPH, is a first cut in C: a container's own text is never longer than all of it.)
 _BODY_PARAGRAPHS = etree.XPath(
     "descendant::p | descendant::pre | descendant::td | descendant::dd | descendant::blockquote[not(p)] | "
     + " | ".join(f"descendant::{tag}[text()[normalize-space()] or span or font or b or strong or em or i or a]"
-                 "[not(p) or text()[string-length(normalize-space()) > 100]]" for tag in _HOLDERS)
+                 f"[not(p) or text()[string-length(normalize-space()) > 100]][string-length(.) >= {MIN_PARAGRAPH}]"
+                 for tag in _HOLDERS)
     + " | self::body[text()[string-length(normalize-space()) > 40]]")
 _NO_TEXT = frozenset({"html", "body"})
 _NO_CREDIT = frozenset({"html"})  # text directly under <body> (old pages) makes <body> the container
