@@ -9,9 +9,10 @@ import unicodedata
 import lxml.html
 
 from websearch_mcp.extract.clean import drop, drop_junk, is_teaser_grid, prune
-from websearch_mcp.extract.main_content import are_posts, is_thread_url, main_elements
+from websearch_mcp.extract.main_content import is_thread_url, main_elements
 from websearch_mcp.extract.markdown import render_all
 from websearch_mcp.extract.metadata import PageMetadata, read_metadata
+from websearch_mcp.extract.replies import are_posts
 from websearch_mcp.extract.shell import ShellVerdict, detect_shell
 from websearch_mcp.extract.structured import article_body, structured_content
 
