@@ -350,6 +350,19 @@ def read_htmltotext(source: Source, read: Read) -> Iterator[Page]:
         yield Page(f"{lang}/{slug}", html, decode(truth), page_url(html), f"{slug.split('-', 1)[0]}/{lang}")
 
 
+def read_small_news(source: Source, read: Read) -> Iterator[Page]:
+    """evan_extract: 124 news pages of 2020-2021, mostly small health, aggregator and fact-check sites
+    nobody tunes to, each with its article text extracted by hand."""
+    listed = source.files("articles")
+    stems = {path[:-5] for path in listed if path.endswith(".html")} & {path[:-4] for path in listed
+                                                                        if path.endswith(".txt")}
+    data = dict(read({path: listed[path] for stem in sorted(stems) for path in (stem + ".html", stem + ".txt")}))
+    for stem in sorted(stems):
+        html = decode(data[stem + ".html"])
+        url = page_url(html)
+        yield Page(stem.rsplit("/", 1)[-1], html, decode(data[stem + ".txt"]), url, page_type(url))
+
+
 @dataclass
 class DataSet:
     """One benchmark: where it comes from, how to read it and how it is scored."""
@@ -380,6 +393,8 @@ SETS = [
             read_cwced, "shingles"),
     DataSet("htmltotext", GitSource("leogao2/htmltotext-benchmark", "feab59949ee4f9789af8e0c2412720895278d3cf",
                                     "WEBSEARCH_BENCH_HTMLTOTEXT"), read_htmltotext, "shingles"),
+    DataSet("small-news", GitSource("WubabooTR/evan_extract", "a339d457cce63a06b705145b5db513922fad089e",
+                                    "WEBSEARCH_BENCH_SMALLNEWS"), read_small_news, "shingles"),
 ]
 
 

@@ -99,3 +99,60 @@ def test_a_data_island_of_labels_is_not_content():
             "</script></body></html>")
     assert len(island) > 200  # long enough to be looked at: its strings are labels, not prose
     assert structured_content(parse_html(html)) is None
+
+
+@pytest.mark.parametrize(("label", "comments", "positive"), [
+    ("content content--article tonal tonal--tone-comment section-commentisfree", False, True),
+    ("content--type-comment", False, False), ("pageBody noComments", False, False),
+    ("singlepost nocomments", False, False),
+    ("post-wrap isCommentable", False, True), ("commentsList", True, False), ("comment-body", True, True),
+    ("tabContent tabContentActive", False, False), ("RichTextArticleBody-body", False, True),
+])
+def test_class_words_are_whole_words(label, comments, positive):
+    from websearch_mcp.extract.labels import label_kind
+
+    kind = label_kind(label)
+    assert (kind.comments, kind.positive) == (comments, positive)
+
+
+def test_text_is_fit_for_a_model():
+    from websearch_mcp.extract import fit_for_model
+
+    assert fit_for_model("Donau\u00adschiff\u00adfahrt") == "Donauschifffahrt"
+    assert fit_for_model("Re\u0301gion") == "R\u00e9gion"
+    html = ("<html><body><article><p>" + "Enough words to make this the article of the page, and more. " * 3
+            + "<ruby>漢<rp>(</rp><rt>かん</rt><rp>)</rp></ruby><ruby>字<rt>じ</rt></ruby>を読む。</p>"
+            "</article></body></html>")
+    assert "漢字を読む。" in extract_page(html).markdown
+
+
+def test_replies_below_an_article_stay_when_the_page_is_a_thread():
+    from tests.fake_upstream import FIXTURES
+
+    html = (FIXTURES / "handmade" / "extraction" / "comments-win.html").read_text()
+    blog = extract_page(html, "https://blog.example.com/2026/03/rye-starter").markdown
+    thread = extract_page(html, "https://forum.example.org/threads/rye-starter.881/").markdown
+    assert "Anna-style starter" not in blog and "rye starter barely rises" in blog
+    assert "Anna-style starter" in thread and "Emil-style starter" in thread
+
+
+def test_a_rule_that_took_the_article_for_furniture_gets_a_second_look():
+    # the article's class says "comments" (a page that names its comment-enabled layout so); the text
+    # where it is, read without class words, wins over the footer the first opinion chose
+    html = ("<html><body><div class='comments-layout'>" + ARTICLE + "</div>"
+            "<footer><p>© 2026 Harbour Herald. All rights reserved.</p></footer></body></html>")
+    markdown = extract_page(html, "https://news.example.com/2026/11/ferry").markdown
+    assert "second crossing each morning" in markdown and "All rights reserved" not in markdown
+
+
+def test_an_error_pages_message_beats_the_legal_notice_below_it():
+    # the notice scores more (longer, with commas) and reads like furniture; the message is one sentence
+    sitemap = "".join(f"<li><a href='/s/{n}'>Section number {n} of the site</a></li>" for n in range(30))
+    html = ("<html><body><div class='wrap'><div class='message'><p>Sorry, we could not find the page you asked "
+            "for. It may have moved.</p></div></div><div class='legal'><p>© 2026 Example Media Group Limited, "
+            "registered in England, company number 0000000. All rights reserved, reproduction of any part of this "
+            "site, in any form, without permission is prohibited.</p><p>Example Media is not responsible for the "
+            "content of external sites, and opinions expressed are the writers' own.</p></div>"
+            f"<ul class='sitemap'>{sitemap}</ul></body></html>")
+    markdown = extract_page(html, "https://news.example.com/missing").markdown
+    assert "could not find the page" in markdown and "All rights reserved" not in markdown

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import threading
+import unicodedata
 
 import lxml.html
 
@@ -11,6 +12,7 @@ from websearch_mcp.extract.clean import drop, drop_junk, is_teaser_grid, prune
 from websearch_mcp.extract.main_content import is_thread_url, main_elements
 from websearch_mcp.extract.markdown import render_all
 from websearch_mcp.extract.metadata import PageMetadata, read_metadata
+from websearch_mcp.extract.replies import are_posts
 from websearch_mcp.extract.shell import ShellVerdict, detect_shell
 from websearch_mcp.extract.structured import article_body, structured_content
 
@@ -162,10 +164,19 @@ def extract_page(html: str, url: str | None = None) -> ExtractedPage:
     if _doubtful(markdown) and page_chars > OVERRIDE_GAIN * len(markdown) + DOUBTFUL_TEXT:
         markdown = _second_opinion(html, url, thread, markdown)  # only when the page holds more text elsewhere
     if data is not None:
-        return ExtractedPage(data.markdown, metadata, shell, data.source)
+        return ExtractedPage(fit_for_model(data.markdown), metadata, shell, data.source)
     if body and _cut_short(markdown, body):
-        return ExtractedPage(body, metadata, shell, "JSON-LD articleBody (the visible article was shorter)")
-    return ExtractedPage(markdown, metadata, shell)
+        return ExtractedPage(fit_for_model(body), metadata, shell,
+                             "JSON-LD articleBody (the visible article was shorter)")
+    return ExtractedPage(fit_for_model(markdown), metadata, shell)
+
+
+def fit_for_model(text: str) -> str:
+    """Text as a model should read it: no soft hyphens inside words (U+00AD, invisible on the page but
+    splitting a word into tokens) and in Unicode NFC (one code point for "é", as most text is)."""
+    if "\u00ad" in text:
+        text = text.replace("\u00ad", "")
+    return text if text.isascii() or unicodedata.is_normalized("NFC", text) else unicodedata.normalize("NFC", text)
 
 
 # The first opinion is doubtful when it is short, or reads like furniture (a footer, a disclaimer, a
@@ -173,8 +184,9 @@ def extract_page(html: str, url: str | None = None) -> ExtractedPage:
 DOUBTFUL_TEXT = 300
 DOUBTFUL_FURNITURE = 1500  # characters: a longer output that mentions a copyright early is an article
 _FURNITURE_TEXT = re.compile(
-    r"©|\bcopyright\b|all rights reserved|powered by|licensed under|opinions expressed|not responsible for the "
-    r"content|no comments yet|quick links|^\s*name:|cookies? to|sign in|create an account|registered (company|address)",
+    r"©|\b(?:copyright|all rights reserved|powered by|licensed under|opinions expressed|not responsible for the "
+    r"content|no comments yet|quick links|cookies? to|sign in|create an account|registered (company|address))\b|"
+    r"^\s*name:",
     re.IGNORECASE | re.MULTILINE)
 OVERRIDE_GAIN = 2.0  # the second opinion wins when it has this many times the first's words, and more
 
@@ -185,23 +197,66 @@ def _doubtful(markdown: str) -> bool:
 
 
 def _second_opinion(html: str, url: str | None, thread: bool, first: str) -> str:
-    """The content chosen once the first opinion's block is set aside: kept when it is not doubtful
-    itself and holds at least twice the words (the article beside a footer or a disclaimer)."""
+    """A second look at a doubtful first opinion, by two other means: the content chosen once the first
+    opinion's block is set aside, and the content chosen where the page's text is, class and id words
+    not read (a rule that took the article for furniture cannot have removed it then). The better one
+    wins when it is not doubtful itself and holds at least twice the words (the article beside a footer
+    or a disclaimer), in paragraphs (not a list of teasers, not the replies below the article)."""
+    best = first
+    # class words are set aside only when the first opinion reads like furniture: a short post that
+    # they found is right more often than the comments or sidebar a reading without them would find
+    for plain in (False, True) if _is_furniture(first) else (False,):
+        other = _other_opinion(html, url, thread, plain)
+        if other is not None and _better(other, first) and (best is first or len(other.split()) > len(best.split())):
+            best = other
+    return best
+
+
+def _other_opinion(html: str, url: str | None, thread: bool, plain: bool) -> str | None:
     tree = parse_html(html)
     drop_junk(tree)
-    for element in main_elements(tree, thread):
-        if element.getparent() is not None:
-            drop(element)
-    elements = [e for e in main_elements(tree, thread) if not is_teaser_grid(e)]
+    if not plain:
+        for element in main_elements(tree, thread):
+            if element.getparent() is not None:
+                drop(element)
+    elements = [e for e in main_elements(tree, thread, plain) if not is_teaser_grid(e)]
+    if not thread and are_posts(elements):
+        return None  # replies alike: the comments below an article, on a page that is not a thread
     host = _page_host(url)
     for element in elements:
         prune(element, host, thread)
-    other = render_all(elements, url)
+    return render_all(elements, url)
+
+
+def _better(other: str, first: str) -> bool:
+    """Whether another opinion is prose, not furniture, with at least twice the words of the first (or,
+    when the first reads like furniture itself, a sentence or more: an error page's message beats the
+    copyright line below it)."""
     first_words, other_words = len(first.split()), len(other.split())
-    if (other_words >= OVERRIDE_GAIN * first_words + 30 and not _FURNITURE_TEXT.search(other.strip()[:400])
-            and _mean_block(other) >= 0.8 * _mean_block(first)):
-        return other  # more text, in paragraphs at least as long: prose, not a list of teasers
-    return first
+    if _FURNITURE_TEXT.search(other.strip()[:400]) or _mostly_list(other):
+        return False
+    if _is_furniture(first) and other_words >= SENTENCE_WORDS:
+        return True
+    return other_words >= OVERRIDE_GAIN * first_words + 30 and _mean_block(other) >= 0.8 * _mean_block(first)
+
+
+SENTENCE_WORDS = 8
+FURNITURE_TEXT = 600  # characters: a text this short that reads like furniture is furniture
+
+
+def _is_furniture(text: str) -> bool:
+    """A short text that reads like furniture: a copyright line, a legal notice, a cookie note."""
+    text = text.strip()
+    return len(text) <= FURNITURE_TEXT and bool(_FURNITURE_TEXT.search(text[:400]))
+
+
+_LIST_LINE = re.compile(r"^\s*(?:[-*+]|\d+\.)\s", re.MULTILINE)
+
+
+def _mostly_list(markdown: str) -> bool:
+    """Whether most of a text's lines are list items (a list of other pages, not prose)."""
+    lines = sum(1 for line in markdown.splitlines() if line.strip())
+    return lines > 2 and len(_LIST_LINE.findall(markdown)) * 2 > lines
 
 
 def _mean_block(markdown: str) -> float:

@@ -16,7 +16,8 @@ if TYPE_CHECKING:
 
 JUNK_TAGS = ("script", "style", "noscript", "template", "svg", "canvas", "iframe", "object", "embed",
              "button", "input", "select", "textarea", "label", "dialog", "link", "meta", "map", "audio",
-             "video", "picture", "source", "img")
+             "video", "picture", "source", "img",
+             "rt", "rp")  # a ruby annotation (the reading of 子供) would run into its base text: 子こども
 
 # The attributes rather than the elements: the same search in half the time of an element predicate.
 _MAYBE_HIDDEN = etree.XPath("//body//@hidden | //body//@aria-hidden | //body//@style")
@@ -113,12 +114,24 @@ def prune(root: HtmlElement, host: str = "", thread: bool = False) -> None:
     total = len(root.text_content()) or 1
     _keep_lead_caption(root)
     runs: dict[tuple[HtmlElement, str], bool] = {}
+    dropped: set[HtmlElement] = set()
     for element in list(root.iter(*_PRUNE_CANDIDATES)):  # one pass, in document order
-        if element is root or element.getparent() is None:
+        if element is root or (dropped and _inside_dropped(element, root, dropped)):
             continue
         if is_teaser_grid(element) or (_is_furniture(element, total, runs, thread)
                                        and not _links_elsewhere(element, host)):
             drop(element)
+            dropped.add(element)
+
+
+def _inside_dropped(element: HtmlElement, root: HtmlElement, dropped: set[HtmlElement]) -> bool:
+    """Whether an element went with a block dropped before it (no need to judge it)."""
+    parent = element.getparent()
+    while parent is not None and parent is not root:
+        if parent in dropped:
+            return True
+        parent = parent.getparent()
+    return parent is None
 
 
 LEAD_CAPTION = 30  # visible characters that make the first figure's caption worth keeping

@@ -9,13 +9,17 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from lxml.html import HtmlElement
 
-_EDGE = r"(?:^|[\s_-])"
-_END = r"(?:$|[\s_-])"
+# Class and id labels are read as whole words: tokens split on spaces, "-", "_" and other punctuation,
+# and between a lower-case letter and a capital ("postBody" is "post body"). A rule never finds its
+# word inside another ("tone-comment" names an article's tone; "nocomments" or "headlines" are not
+# "comments" or "ads").
+_EDGE = r"(?:^|\s)"
+_END = r"(?:$|\s)"
 # Words of page furniture; each costs a candidate 25 points.
 NEGATIVE = re.compile(
     _EDGE + r"(?:comments?|commentlist|disqus|share|sharing|social|related|recommend\w*|newsletter|subscribe\w*|"
     r"signup|promo\w*|advert\w*|ads?|adslot|sponsor\w*|sidebar|widget|breadcrumbs?|cookie\w*|consent|gdpr|"
-    r"popup|modal|banner|outbrain|taboola|tags?|keywords|more-stories|trending|popular|byline|author|"
+    r"popup|modal|banner|outbrain|taboola|tags?|keywords|more stories|trending|popular|byline|author|"
     r"toolbar|pagination|pager|nav|navbar|navigation|menu|masthead|footer|header|skip|caption|"
     r"credit|shoutbox|skyscraper|shopping|footnote|meta|contact|combx|rating|reply|respond|signature|"
     # the same furniture in German, French, Spanish, Polish, Russian (transliterated) and Chinese (pinyin)
@@ -27,20 +31,26 @@ NEGATIVE = re.compile(
     re.IGNORECASE)
 # Words of the article itself; each earns a candidate 25 points.
 POSITIVE = re.compile(
-    _EDGE + r"(?:article\w*|story\w*|entry\w*|hentry|h-entry|post|post-?content|post-?body|content|"
-    r"body|main|text|prose|blog|page|articlebody|article-?body|story-?body|entry-content|"
+    _EDGE + r"(?:article\w*|story\w*|entry\w*|hentry|post|postcontent|postbody|content|"
+    r"body|main|text|prose|blog|page|articlebody|storybody|entrycontent|"
     # the article in German, French, Spanish, Polish, Russian (transliterated) and Chinese (pinyin)
     r"inhalt|artikel\w*|beitrag\w*|haupttext|texte|contenu|corps|contenido|articulo|cuerpo|noticia|"
     r"tresc|tekst|artykul\w*|statya|stati|zhengwen|neirong|wenzhang)" + _END,
     re.IGNORECASE)
-# Comment sections: nothing inside them is the article ("commentary" and "responsive" are not comments).
-COMMENTS = re.compile(r"comment(?!ary|ator)|disqus|kommentar|commentaire|comentario|komentarz|kommentarii|pinglun|"
-                      + _EDGE + r"(?:respond|reply|replies|antworten|reponses|respuestas|odpowiedzi)" + _END,
-                      re.IGNORECASE)
+# Comment sections: nothing inside them is the article. Words, and compounds that start with the word
+# ("commentlist", "commentbody", German "Kommentarbereich"); not one that ends with it ("nocomments",
+# "tonecomment"), nor "commentary", "commentator" or "commentisfree".
+COMMENTS = re.compile(
+    _EDGE + r"(?:comment(?!ary|ator|isfree)\w*|disqus\w*|kommentar\w*|commentaires?|comentarios?|komentarz\w*|"
+    r"kommentarii|pinglun|respond|reply|replies|antworten|reponses|respuestas|odpowiedzi)" + _END,
+    re.IGNORECASE)
 # Lists of citations (Wikipedia's `references`, `reflist`): part of the article around them, never the
 # article itself, however many entries they hold.
 CITATIONS = re.compile(_EDGE + r"(?:references|reflist|refbegin|citations|bibliography|endnotes)" + _END,
                        re.IGNORECASE)
+# A token that names the kind of the content ("tonal--tone-comment", "content--type-comment",
+# "format-standard") says what the page is, not which part of it an element is.
+_TAXONOMY = frozenset({"tone", "tonal", "type", "genre", "format", "category", "kind", "posttype"})
 # Class words that hide an element (`hidden` alone; `overflow-hidden` or `hidden-xs` do not).
 _HIDING = frozenset({"hidden", "hide", "d-none", "is-hidden", "invisible", "display-none"})
 # `hidden md:block` (Tailwind) or `d-none d-lg-block` (Bootstrap): hidden on small screens only.
@@ -53,6 +63,7 @@ _SWITCH_FIRST = frozenset({"has", "no", "with", "without", "is", "show", "hide",
                            "allow", "highlight"})
 _SWITCH_LAST = frozenset({"open", "closed", "enabled", "disabled", "on", "off", "active", "visible", "count"})
 _WORDS = re.compile(r"[a-z0-9]+")
+_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 
 
 class Kind:
@@ -65,24 +76,49 @@ class Kind:
         self.citations = citations
 
 
-def _is_switch(token: str) -> bool:
-    """A state or layout switch, or an id made from a heading ("sharing-with-a-single-developer")."""
-    words = _WORDS.findall(token)
-    return not words or words[0] in _SWITCH_FIRST or words[-1] in _SWITCH_LAST or len(words) >= 5
+_NEGATIVE, _COMMENTS, _POSITIVE, _CITATIONS = 1, 2, 4, 8
 
 
-@lru_cache(maxsize=8192)
+@lru_cache(maxsize=16384)
+def _token_flags(token: str) -> int:
+    """What one class or id token says, as flags. A state or layout switch ("noComments",
+    "isCommentable"), a content taxonomy ("tone-comment") or an id made from a heading
+    ("sharing-with-a-single-developer") says nothing; switches and comment sections are read with the
+    words split at capitals too ("commentsList"), furniture and article words in the token's own
+    spelling only (in "tabContent" or "headerImage" the first word names a part, not the article or
+    the page's furniture)."""
+    lowered = token.lower()
+    spelled = _WORDS.findall(lowered)
+    words = spelled if token == lowered else _WORDS.findall(_CAMEL.sub(" ", token).lower())
+    if (not words or words[0] in _SWITCH_FIRST or words[-1] in _SWITCH_LAST or len(spelled) >= 5
+            or not _TAXONOMY.isdisjoint(words)):
+        return 0
+    text = " ".join(spelled)
+    return ((_NEGATIVE if NEGATIVE.search(text) else 0)
+            | (_COMMENTS if COMMENTS.search(" ".join(words) if words is not spelled else text) else 0)
+            | (_POSITIVE if POSITIVE.search(text) else 0) | (_CITATIONS if CITATIONS.search(text) else 0))
+
+
+@lru_cache(maxsize=65536)
 def label_kind(label: str) -> Kind:
-    """What a `class id` label says (cached: pages repeat their labels)."""
-    lowered = label.lower()
-    tokens = lowered.split()
-    hidden = any(token in _HIDING for token in tokens) and not _SHOWN_WIDE.search(lowered)
-    words = " ".join(token for token in tokens if not _is_switch(token))
-    return Kind(negative=hidden or bool(NEGATIVE.search(words)), comments=bool(COMMENTS.search(words)),
-                positive=bool(POSITIVE.search(words)), hidden=hidden, citations=bool(CITATIONS.search(words)))
+    """What a `class id` label says (cached, as its tokens are: pages and sites repeat them)."""
+    flags = 0
+    hidden = False
+    for token in label.split():
+        flags |= _token_flags(token)
+        if not hidden and token.lower() in _HIDING:
+            hidden = not _SHOWN_WIDE.search(label)
+    return Kind(negative=hidden or bool(flags & _NEGATIVE), comments=bool(flags & _COMMENTS),
+                positive=bool(flags & _POSITIVE), hidden=hidden, citations=bool(flags & _CITATIONS))
 
 
-_NEUTRAL = Kind(False, False, False, False)
+NEUTRAL = Kind(False, False, False, False)
+_NEUTRAL = NEUTRAL
+
+# The lead of an article (standfirst, intro, summary) in a block of its own before the body.
+LEAD = re.compile(r"(?:^|[\s_-])(?:lead|leadin|lede|standfirst|intro|introduction|summary|dek|deck|kicker|"
+                  r"abstract|chapeau|chapo|sapo|vorspann|einleitung|entradilla|sumario|zajawka|lid)(?:$|[\s_-])",
+                  re.IGNORECASE)
 
 
 def kind_of(element: HtmlElement) -> Kind:

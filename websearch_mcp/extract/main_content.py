@@ -15,7 +15,16 @@ import re
 
 from lxml import etree
 
-from websearch_mcp.extract.labels import class_weight, kind_of
+from websearch_mcp.extract.labels import NEUTRAL, class_weight, kind_of
+from websearch_mcp.extract.replies import (
+    NO_TEXT,
+    THREAD_REPLY,
+    article_before,
+    is_reply_run,
+    lead_before,
+    signature,
+    thread_of,
+)
 from websearch_mcp.extract.text import link_density, visible_length
 from websearch_mcp.passages import CJK
 
@@ -49,9 +58,17 @@ _HOLDERS = ("div", "section", "article", "font", "span", "li")
 _PARAGRAPHS = etree.XPath(
     "//body//p | //body//pre | //body//td | //body//dd | //body//blockquote[not(p)] | "
     + " | ".join(f"//body//{tag}[text()[normalize-space()] or span or font or b or strong or em or i or a]"
-                 "[not(p) or text()[string-length(normalize-space()) > 100]]" for tag in _HOLDERS)
+                 f"[not(p) or text()[string-length(normalize-space()) > 100]][string-length(.) >= {MIN_PARAGRAPH}]"
+                 for tag in _HOLDERS)
     + " | //body[text()[string-length(normalize-space()) > 40]]")  # one name test per tag: faster than self::
-_NO_TEXT = frozenset({"html", "body"})
+# The same from the page's one <body>: one walk below it rather than one from the root per tag. (The
+# length test, MIN_PARAGRAPH, is a first cut in C: a container's own text is never longer than all of it.)
+_BODY_PARAGRAPHS = etree.XPath(
+    "descendant::p | descendant::pre | descendant::td | descendant::dd | descendant::blockquote[not(p)] | "
+    + " | ".join(f"descendant::{tag}[text()[normalize-space()] or span or font or b or strong or em or i or a]"
+                 f"[not(p) or text()[string-length(normalize-space()) > 100]][string-length(.) >= {MIN_PARAGRAPH}]"
+                 for tag in _HOLDERS)
+    + " | self::body[text()[string-length(normalize-space()) > 40]]")
 _NO_CREDIT = frozenset({"html"})  # text directly under <body> (old pages) makes <body> the container
 _PARAGRAPH_TAGS = frozenset({"p", "pre", "td", "dd", "blockquote"})
 
@@ -69,8 +86,9 @@ def _own_text_length(element: HtmlElement) -> int:
 class Scores:
     """Both tallies for one page."""
 
-    def __init__(self, root: HtmlElement, thread: bool = False) -> None:
+    def __init__(self, root: HtmlElement, thread: bool = False, plain: bool = False) -> None:
         self.thread = thread  # a forum thread or Q&A page: its replies are the content, not furniture
+        self.plain = plain  # class and id words ignored: where the text is, and nothing else, decides
         self.holds_main = {ancestor for main in root.iter("main") for ancestor in main.iterancestors()}
         self.readability: dict[HtmlElement, float] = {}
         self.paragraphs: dict[HtmlElement, int] = {}
@@ -83,7 +101,7 @@ class Scores:
         teaser cards wrapped in a link: a little)."""
         factor = self.factors.get(element)
         if factor is None:
-            kind = kind_of(element)
+            kind = NEUTRAL if self.plain else kind_of(element)
             comments = kind.comments and not self.thread
             factor = 0.0 if comments or kind.citations else 0.3 if kind.negative and not kind.positive else 1.0
             if self.thread and kind.comments:
@@ -110,6 +128,8 @@ class Scores:
     def weighted(self, element: HtmlElement) -> float:
         """The base score plus what class and id say (for containers of paragraphs); a list of citations
         is never the article."""
+        if self.plain:
+            return self.base(element)
         if kind_of(element).citations:
             return 0.0
         score = self.base(element)
@@ -124,22 +144,45 @@ class Scores:
             score = self.weighted(element) * (1.0 - link_density(element))
             if score > 0:
                 for ancestor in element.iterancestors():
-                    if ancestor.tag in _NO_TEXT:
+                    if ancestor.tag in NO_TEXT:
                         break
                     score *= self.context_factor(ancestor)
             self._final[element] = score
         return self._final[element]
 
 
-def score_paragraphs(root: HtmlElement, thread: bool = False) -> Scores:
+def score_paragraphs(root: HtmlElement, thread: bool = False, plain: bool = False) -> Scores:
     """Tally every paragraph of the page."""
-    scores = Scores(root, thread)
+    scores = Scores(root, thread, plain)
     readability = scores.readability
     subtree = scores.subtree
     body = root.find("body")
     cjk_page = body is not None and bool(CJK.search((body.text_content() or "")[:20000]))
     factors, context_factor = scores.factors, scores.context_factor
-    for paragraph in _PARAGRAPHS(root):
+    chains: dict[HtmlElement, list[tuple[HtmlElement, float]]] = {}
+
+    def chain(start: HtmlElement | None) -> list[tuple[HtmlElement, float]]:
+        """The elements from start up (SUBTREE_DEPTH at most, to the first that counts nothing), each
+        with the product of the context factors so far: shared by every paragraph of one parent."""
+        if start is None:
+            return []
+        found = chains.get(start)
+        if found is None:
+            found, product, element = [], 1.0, start
+            while element is not None and len(found) < SUBTREE_DEPTH and element.tag not in _NO_CREDIT:
+                own = factors.get(element)
+                product *= own if own is not None else context_factor(element)
+                found.append((element, product))
+                if not product:
+                    break
+                element = element.getparent()
+            chains[start] = found
+        return found
+
+    # broken pages can have more than one <body>, or an element beside <html> that holds another
+    bodies = list(root.iter("body"))
+    alone = len(bodies) == 1 and root.getnext() is None and root.getprevious() is None
+    for paragraph in _BODY_PARAGRAPHS(bodies[0]) if alone else _PARAGRAPHS(root):
         holds_text = paragraph.tag not in _PARAGRAPH_TAGS
         if holds_text:  # its own text first: it is cheaper than the whole subtree's, and mostly too short
             length = _own_text_length(paragraph)
@@ -156,19 +199,20 @@ def score_paragraphs(root: HtmlElement, thread: bool = False) -> Scores:
         wide = len(CJK.findall(text)) if cjk_page and not text.isascii() else 0
         commas = text.count(",") + (text.count("，") + text.count("、") if wide else 0)
         points = (1.0 + commas + min((length + 2 * wide) / 100.0, 3.0)) * (1.0 - link_density(paragraph, text))
+        if paragraph.tag == "li" and _starts_with_link(paragraph):
+            points *= TEASER_ITEM  # "[Headline] and a line about it": an entry of a list of other pages
         parent = paragraph.getparent()
         factor = context_factor(paragraph)
-        element = paragraph if holds_text else parent
-        for _ in range(SUBTREE_DEPTH):  # the climb never goes further up than this
-            if element is None or element.tag in _NO_CREDIT or not factor:
-                break
-            if element is not paragraph:
-                own = factors.get(element)
-                factor *= own if own is not None else context_factor(element)
-            subtree[element] = subtree.get(element, 0.0) + points * factor
-            element = element.getparent()
         if not factor:
             continue  # inside a comment section or a list of citations: it makes no candidate of its own
+        if holds_text:
+            subtree[paragraph] = subtree.get(paragraph, 0.0) + points * factor
+        # the climb never goes further up than SUBTREE_DEPTH elements from the paragraph
+        climb = chain(parent)[:SUBTREE_DEPTH - 1] if holds_text else chain(parent)
+        for element, product in climb:
+            subtree[element] = subtree.get(element, 0.0) + points * factor * product
+        if climb and not climb[-1][1]:
+            continue
         credited = [(paragraph, 1.0), (parent, 1.0)] if holds_text else [(parent, 1.0)]
         last = credited[-1][0]
         credited.append((last.getparent() if last is not None else None, 0.5))
@@ -178,6 +222,20 @@ def score_paragraphs(root: HtmlElement, thread: bool = False) -> Scores:
             readability[ancestor] = readability.get(ancestor, 0.0) + points * share
             scores.paragraphs[ancestor] = scores.paragraphs.get(ancestor, 0) + 1
     return scores
+
+
+TEASER_ITEM = 0.4
+
+
+def _starts_with_link(item: HtmlElement) -> bool:
+    """A list item whose first content is a link to another page (a headline with its blurb)."""
+    if (item.text or "").strip():
+        return False
+    first = item[0] if len(item) else None
+    while first is not None and first.tag in ("h2", "h3", "h4", "h5", "strong", "b", "span", "div") \
+            and not (first.text or "").strip() and len(first):
+        first = first[0]
+    return first is not None and first.tag == "a" and not (first.get("href") or "#").startswith("#")
 
 
 def _climb(best: HtmlElement, scores: Scores) -> HtmlElement:
@@ -193,6 +251,8 @@ def _climb(best: HtmlElement, scores: Scores) -> HtmlElement:
         theirs = scores.subtree.get(parent, 0.0)
         if theirs < mine * CLIMB_GAIN or link_density(parent) > 0.3:
             return best
+        if not scores.thread and any(is_reply_run(sibling, scores) for sibling in best.itersiblings()):
+            return best  # what the parent adds is the replies below the article: its comments
         best = parent
 
 
@@ -219,10 +279,10 @@ def is_thread_url(url: str | None) -> bool:
     return bool(url) and bool(_THREAD_URL.search(url or ""))
 
 
-def main_elements(root: HtmlElement, thread: bool = False) -> list[HtmlElement]:
+def main_elements(root: HtmlElement, thread: bool = False, plain: bool = False) -> list[HtmlElement]:
     """The best container and those of its siblings that look like more of the same article (on a
-    thread's page, every post of the thread)."""
-    scores = score_paragraphs(root, thread)
+    thread's page, every post of the thread); with plain, class and id words are not read."""
+    scores = score_paragraphs(root, thread, plain)
     if not scores.readability:
         body = root.find("body")
         return [body if body is not None else root]
@@ -230,36 +290,17 @@ def main_elements(root: HtmlElement, thread: bool = False) -> list[HtmlElement]:
     raw = heapq.nlargest(CANDIDATES * 3, scores.readability.keys() | scores.subtree.keys(), key=scores.base)
     ranked = heapq.nlargest(CANDIDATES, raw, key=scores.weighted)
     best = _best(ranked, scores)
-    posts = _thread_of(best, scores)
-    if posts:
+    posts = thread_of(best, scores)
+    replies = posts or ([child for child in best if len(child)] if is_reply_run(best, scores) else [])
+    article = None if thread or not replies else article_before(replies, ranked, scores)
+    if article is not None:
+        best = article  # replies below an article are its comments, unless the page is a thread
+    elif posts:
         return posts
     best = _climb(best, scores)
-    return _with_siblings(best, scores)
-
-
-THREAD_REPLY = 1.0  # points (about one sentence) that make a block beside a thread's post a reply
-THREAD_POSTS = 3  # blocks alike that make a thread (a forum's posts, a Q&A page's question and answers)
-THREAD_LEVELS = 6
-
-
-def _thread_of(best: HtmlElement, scores: Scores) -> list[HtmlElement]:
-    """When the best container sits in one of three or more blocks alike (same tag and class), each with
-    text of its own, the page is a thread: every post is the content, not the longest reply alone."""
-    element: HtmlElement | None = best
-    for _ in range(THREAD_LEVELS):
-        if element is None or element.tag in _NO_TEXT:
-            return []
-        parent = element.getparent()
-        if parent is None or parent.tag in _NO_TEXT:
-            return []
-        if element.get("class"):
-            signature = _signature(element)
-            posts = [sibling for sibling in parent if _signature(sibling) == signature]
-            if (len(posts) >= THREAD_POSTS and all(scores.subtree.get(post, 0.0) > 0 for post in posts)
-                    and all(scores.context_factor(post) == 1.0 for post in posts)):
-                return posts
-        element = parent
-    return []
+    chosen = _with_siblings(best, scores)
+    lead = lead_before(chosen[0], scores)
+    return [lead, *chosen] if lead is not None else chosen
 
 
 def _with_siblings(best: HtmlElement, scores: Scores) -> list[HtmlElement]:
@@ -270,7 +311,7 @@ def _with_siblings(best: HtmlElement, scores: Scores) -> list[HtmlElement]:
     mine = scores.subtree.get(best, 0.0)
     threshold = max(min(SIBLING_MIN, mine * 0.5), mine * SIBLING_SHARE)
     chosen = []
-    signature = _signature(best)
+    signature = _kin(best)
     lead = _lead_caption(parent, best)
     for sibling in parent:
         if lead is not None and sibling is lead:
@@ -281,9 +322,11 @@ def _with_siblings(best: HtmlElement, scores: Scores) -> list[HtmlElement]:
             continue
         # a block of the same kind as the best one (the next part of an article split into sections)
         # needs only some article text
-        enough = min(threshold, SIBLING_MIN_PEER) if _signature(sibling) == signature else threshold
+        enough = min(threshold, SIBLING_MIN_PEER) if _kin(sibling) == signature else threshold
         if scores.thread:
             enough = min(enough, THREAD_REPLY)  # on a thread's page a short reply beside the post is a post
+        elif sibling is not best and is_reply_run(sibling, scores):
+            continue  # the replies below the article: its comments
         if sibling is best or (scores.subtree.get(sibling, 0.0) >= enough and link_density(sibling) < 0.3) \
                 or _is_prose(sibling, scores):
             chosen.append(sibling)
@@ -312,8 +355,9 @@ def _is_prose(element: HtmlElement, scores: Scores) -> bool:
     return visible_length(text) >= SIBLING_PROSE and link_density(element, text) < 0.25
 
 
-def _signature(element: HtmlElement) -> tuple[str, str]:
-    return element.tag, element.get("class", "")
+def _kin(element: HtmlElement) -> tuple[str, str]:
+    """Tag and first class word: blocks of one kind ("row band-a", "row band-b": sections of a page)."""
+    return element.tag, (element.get("class") or "").split(" ", 1)[0]
 
 
 def _with_repeated_parents(parent: HtmlElement, chosen: list[HtmlElement], scores: Scores,
@@ -322,9 +366,9 @@ def _with_repeated_parents(parent: HtmlElement, chosen: list[HtmlElement], score
     the chosen elements' parent has siblings of the same tag and class that hold article text too,
     those blocks are the article."""
     grandparent = parent.getparent()
-    if grandparent is None or grandparent.tag in _NO_TEXT or not parent.get("class"):
+    if grandparent is None or grandparent.tag in NO_TEXT or not parent.get("class"):
         return chosen
-    same = [s for s in grandparent if _signature(s) == _signature(parent)]
+    same = [s for s in grandparent if signature(s) == signature(parent)]
     peers = [s for s in same if s is parent or (scores.subtree.get(s, 0.0) >= threshold
                                                  and link_density(s) < 0.3)]
     if len(peers) < 2:

@@ -8,6 +8,8 @@ from lxml import etree
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Iterator
+
     from lxml.html import HtmlElement
 
 _GENERIC_TITLE = re.compile(r"^\s*(react app|vite app|vue app|angular app|next\.?js app|app|home|untitled|"
@@ -51,9 +53,18 @@ def _first(tags: dict[str, str], *names: str) -> str:
     return next((tags[name] for name in names if name in tags), "")
 
 
-def _first_text(tree: HtmlElement, xpath: str) -> str:
-    for element in tree.xpath(xpath):
-        text = " ".join((element.text_content() if hasattr(element, "text_content") else str(element)).split())
+def _first_text(elements: Iterator[HtmlElement]) -> str:
+    """The text of the first of elements that has some (walked lazily, in document order)."""
+    for element in elements:
+        text = " ".join(element.text_content().split())
+        if text:
+            return text
+    return ""
+
+
+def _first_datetime(tree: HtmlElement) -> str:
+    for element in tree.iter("time"):
+        text = " ".join((element.get("datetime") or "").split())
         if text:
             return text
     return ""
@@ -76,11 +87,11 @@ def read_metadata(tree: HtmlElement) -> PageMetadata:
     """Metadata from meta tags, <title>, <time> and byline markup (read before any cleaning)."""
     meta = PageMetadata()
     tags = _meta_tags(tree)
-    title = _first(tags, "og:title", "twitter:title") or _first_text(tree, "//title")
+    title = _first(tags, "og:title", "twitter:title") or _first_text(tree.iter("title"))
     site = _first(tags, "og:site_name", "application-name")
     if title and site and title.endswith(site):
         title = _TITLE_SUFFIX.sub("", title) or title
-    heading = _first_text(tree, "//h1")
+    heading = _first_text(tree.iter("h1"))
     if not title or (heading and (_GENERIC_TITLE.match(title) or title == site)):
         title = heading or title  # a script-built app's stock <title>, or the bare site name
     meta.title = title
@@ -89,7 +100,7 @@ def read_metadata(tree: HtmlElement) -> PageMetadata:
     meta.byline = (_first(tags, "author", "article:author", "parsely-author", "sailthru.author")
                    or _byline(tree))
     meta.date = (_first(tags, "article:published_time", "datepublished", "date", "pubdate", "og:updated_time")
-                 or _first_text(tree, "//time/@datetime"))
+                 or _first_datetime(tree))
     meta.language = (tree.get("lang") or _first(tags, "content-language", "og:locale")).strip()
     if meta.byline.lower().startswith("by "):
         meta.byline = meta.byline[3:].strip()

@@ -35,7 +35,7 @@ class ShellVerdict:
     """Whether a page is a shell, and what showed it."""
 
     is_shell: bool
-    text_chars: int
+    text_chars: int  # visible characters (for a page plainly not a shell, those of its first paragraphs)
     reasons: list[str] = field(default_factory=list)
 
     def describe(self) -> str:
@@ -74,6 +74,14 @@ def _visible_chars(tree: HtmlElement) -> int:
     body = tree.find("body")
     if body is None:
         return 0
+    # most pages show enough text in their first paragraphs: no need to read the whole body, whose
+    # scripts can hold far more than its text
+    shown = 0
+    for paragraph in body.iter("p"):
+        if not _inside(paragraph, _NON_TEXT):
+            shown += _solid(paragraph.text_content())
+            if shown >= SHELL_TEXT:
+                return shown
     total = _solid(body.text_content())
     hidden = sum(_solid(e.text_content()) for e in body.iter(*_NON_TEXT) if e.getparent() is not None
                  and not _inside(e, _NON_TEXT))

@@ -1,0 +1,169 @@
+"""Around the article: a thread's posts, the replies below an article (its comments, unless the page is a
+thread), and the lead in a block of its own before the body."""
+
+from __future__ import annotations
+
+import re
+
+from websearch_mcp.extract.labels import LEAD, kind_of
+from websearch_mcp.extract.text import link_density, visible_length
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from lxml.html import HtmlElement
+
+    from websearch_mcp.extract.main_content import Scores
+
+NO_TEXT = frozenset({"html", "body"})
+PROSE = 80  # visible characters: a block this long with few links holds prose
+
+
+REPLY_PARTS = 3
+
+
+def is_reply_run(block: HtmlElement, scores: Scores) -> bool:
+    """A block holding three or more blocks alike (same tag and class), each with text and more parts
+    than its text (a name, a date, a reply link): replies. One component per paragraph is not."""
+    if scores.subtree.get(block, 0.0) <= 0 or len(block) < THREAD_POSTS:
+        return False
+    counts: dict[tuple[str, str], int] = {}
+    for child in block:
+        if len(child) >= REPLY_PARTS and child.get("class") and scores.subtree.get(child, 0.0) > 0:
+            key = signature(child)
+            counts[key] = counts.get(key, 0) + 1
+    return bool(counts) and max(counts.values()) >= THREAD_POSTS
+
+
+ARTICLE_BEFORE = 3.0  # points (a paragraph or two) that make a block before a run of replies the article
+_ARTICLE_TAGS = frozenset({"article", "main"})
+
+
+def article_before(posts: list[HtmlElement], ranked: list[HtmlElement], scores: Scores) -> HtmlElement | None:
+    """On a page that is not a thread, the article block that comes before a run of replies alike (a blog
+    post, a question with its answers): its comments lose to it, however long they are."""
+    holder = posts[0].getparent()
+    if sum(1 for post in posts if _signed(post)) * 2 < len(posts):
+        return None  # blocks alike without names and dates: a list, not replies
+    inside = set(holder.iterancestors()) | {holder}
+    for candidate in ranked:
+        if candidate in inside or any(a is holder for a in candidate.iterancestors()):
+            continue
+        if scores.subtree.get(candidate, 0.0) < ARTICLE_BEFORE or scores.final(candidate) <= 0:
+            continue
+        if (_comes_before(candidate, holder) and _looks_like_article(candidate)
+                and visible_length(candidate.text_content()) >= PROSE):
+            return candidate
+    return None
+
+
+# What a reply carries beside its text: a time, a year, "3 days ago", a "reply" link, "X says:".
+_SIGNED = re.compile(r"\b(?:1[89]|20)\d\d\b|\b\d{1,2}:\d\d\b|\bago\b|\brepl(?:y|ies)\b|\bsays:|\bwrote:|"
+                     r"\bantworten\b|\br[ée]pondre\b|\bresponder\b", re.IGNORECASE)
+
+
+def _signed(post: HtmlElement) -> bool:
+    """Whether a block carries what a reply does: a <time>, or a date or reply link in its text."""
+    return next(post.iter("time"), None) is not None or bool(_SIGNED.search(post.text_content()))
+
+
+def _comes_before(element: HtmlElement, other: HtmlElement) -> bool:
+    """Whether element ends before other starts, in document order."""
+    mine = [element, *element.iterancestors()]
+    theirs = {id(e): e for e in [other, *other.iterancestors()]}
+    for index, ancestor in enumerate(mine):
+        if id(ancestor) in theirs and index:
+            branch = mine[index - 1]
+            common = ancestor
+            for child in common:
+                if child is branch:
+                    return True
+                if id(child) in theirs:
+                    return False
+            return False
+    return False
+
+
+def _looks_like_article(element: HtmlElement) -> bool:
+    """The block itself, or one of the few around it, is marked as the article (tag, class or itemprop)."""
+    for level, node in enumerate([element, *element.iterancestors()]):
+        if level > 3 or node.tag in NO_TEXT:
+            return False
+        if node.tag in _ARTICLE_TAGS or node.get("itemprop") == "articleBody" or kind_of(node).positive:
+            return True
+    return False
+
+
+LEAD_LEVELS = 3  # how far up from the article's body a lead before it is looked for
+
+
+def lead_before(first: HtmlElement, scores: Scores) -> HtmlElement | None:
+    """The lead (standfirst, intro) in a block of its own before the article's body, when its class says
+    so and it holds prose with few links."""
+    element = first
+    for _ in range(LEAD_LEVELS):
+        sibling = element.getprevious()
+        while sibling is not None:
+            found = _lead_in(sibling)
+            if found is not None:
+                return found if scores.context_factor(found) > 0 and not kind_of(found).comments else None
+            if visible_length(sibling.text_content()) > LEAD_NEIGHBOUR:
+                return None  # a block of text that is not a lead: what came before is not this article's
+            sibling = sibling.getprevious()
+        element = element.getparent()
+        if element is None or element.tag in NO_TEXT:
+            return None
+    return None
+
+
+LEAD_NEIGHBOUR = 400  # characters of another block between the lead and the body that end the search
+
+
+def _lead_in(block: HtmlElement) -> HtmlElement | None:
+    """The element of a block (or the block) whose class names it the lead and which holds prose."""
+    if not isinstance(block.tag, str):
+        return None
+    for element in block.iter():
+        label = f"{element.get('class') or ''} {element.get('id') or ''}"
+        if len(label) > 2 and LEAD.search(label):
+            text = element.text_content()
+            if visible_length(text) >= PROSE and link_density(element, text) < 0.3:
+                return element
+    return None
+
+
+THREAD_REPLY = 1.0  # points (about one sentence) that make a block beside a thread's post a reply
+THREAD_POSTS = 3  # blocks alike that make a thread (a forum's posts, a Q&A page's question and answers)
+THREAD_LEVELS = 6
+
+
+def thread_of(best: HtmlElement, scores: Scores) -> list[HtmlElement]:
+    """When the best container sits in one of three or more blocks alike (same tag and class), each with
+    text of its own, the page is a thread: every post is the content, not the longest reply alone."""
+    element: HtmlElement | None = best
+    for _ in range(THREAD_LEVELS):
+        if element is None or element.tag in NO_TEXT:
+            return []
+        parent = element.getparent()
+        if parent is None or parent.tag in NO_TEXT:
+            return []
+        if element.get("class"):
+            mark = signature(element)
+            posts = [sibling for sibling in parent if signature(sibling) == mark]
+            if (len(posts) >= THREAD_POSTS and all(scores.subtree.get(post, 0.0) > 0 for post in posts)
+                    and all(scores.context_factor(post) == 1.0 for post in posts)):
+                return posts
+        element = parent
+    return []
+
+
+def are_posts(elements: list[HtmlElement]) -> bool:
+    """Whether elements are a thread's posts: three or more blocks alike with one parent."""
+    if len(elements) < THREAD_POSTS or not elements[0].get("class"):
+        return False
+    parent, mark = elements[0].getparent(), signature(elements[0])
+    return all(e.getparent() is parent and signature(e) == mark for e in elements)
+
+
+def signature(element: HtmlElement) -> tuple[str, str]:
+    """Tag and class: what makes blocks alike."""
+    return element.tag, element.get("class", "")
