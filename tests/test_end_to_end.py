@@ -317,4 +317,5 @@ def test_the_offline_demo_runs_every_tool():
     assert "_Source: Bing (3 results)_" in out  # DuckDuckGo's CAPTCHA page, then the next engine
     assert '## Instant Answer for "DuckDuckGo"' in out and "## Understanding Async Rust" in out
     assert '## Context for "how do async rust executors poll futures"' in out
-    assert "5 of 5 calls answered (4 tools)" in process.stderr
+    assert "/blog/async-rust" in out.split("===== map_site")[1] and '## Context for "tokio runtime"' in out
+    assert "7 of 7 calls answered (6 tools)" in process.stderr

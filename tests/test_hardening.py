@@ -160,7 +160,7 @@ def test_call_with_no_arguments_says_what_is_needed():
 def test_the_demo_counts_calls_and_tools():
     done = _cli("demo")
     assert done.returncode == 0
-    assert "5 of 5 calls answered (4 tools)" in done.stderr and "5 of 5 tools" not in done.stderr
+    assert "7 of 7 calls answered (6 tools)" in done.stderr and "7 of 7 tools" not in done.stderr
 
 
 def test_a_citation_never_breaks_a_markdown_list():

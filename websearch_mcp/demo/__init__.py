@@ -3,7 +3,8 @@ person without network (or before configuring anything) sees real output in one 
 
 The recorded pages ship with the package (gzipped beside this file): a DuckDuckGo results page and
 its CAPTCHA page, a Bing results page and an Instant Answer, all real recordings (fixtures/PROVENANCE.md
-names their sources), and one hand-made article page. Nothing leaves the machine.
+names their sources), and one hand-made article page, which also stands for every page of the small
+site the site tools map and crawl. Nothing leaves the machine.
 """
 
 from __future__ import annotations
@@ -44,7 +45,7 @@ class _Replay(BaseHTTPRequestHandler):
         pass
 
     def _reply(self, body: bytes, content_type: str = "text/html; charset=utf-8") -> None:
-        self.send_response(200)
+        self.send_response(200 if body else 404)
         self.send_header("Content-Type", content_type)
         self.send_header("Content-Length", str(len(body)))
         self.end_headers()
@@ -68,6 +69,8 @@ class _Replay(BaseHTTPRequestHandler):
             return recorded("bing-results.html"), "text/html; charset=utf-8"
         if path == "/ia/":
             return recorded("instant-answer.json"), "application/x-javascript"
+        if path in ("/robots.txt", "/sitemap.xml"):
+            return b"", "text/plain"  # none: map_site and crawl_site follow the site's links
         return recorded("article.html"), "text/html; charset=utf-8"
 
     def do_GET(self) -> None:
@@ -90,6 +93,11 @@ RUNS: list[tuple[str, str, dict[str, Any]]] = [
     ("search_context", "cited context for a question", {"query": CONTEXT_QUERY, "max_tokens": 400}),
     ("web_search", "DuckDuckGo answers with its CAPTCHA page: the next engine answers instead",
      {"query": "javascript tutorial", "max_results": 3}),
+    ("map_site", "a site's pages, found from its links (no sitemap here)", {"url": "{base}/blog/async-rust",
+                                                                            "limit": 10}),
+    ("crawl_site", "a site read for a question, best first", {"url": "{base}/blog/async-rust",
+                                                             "query": "tokio runtime", "max_pages": 3,
+                                                             "max_tokens": 300}),
 ]
 
 
@@ -107,7 +115,8 @@ def run_demo(config: Config) -> int:
     failures = 0
     try:
         for name, what, arguments in RUNS:
-            arguments = {k: [u.format(base=base) for u in v] if k == "urls" else v for k, v in arguments.items()}
+            arguments = {k: [u.format(base=base) for u in v] if k == "urls" else
+                         v.format(base=base) if k == "url" else v for k, v in arguments.items()}
             print(f"\n===== {name}: {what}\n===== arguments: {arguments}\n", flush=True)
             result = assembly.server.run_tool(name, arguments, ToolContext(request_id=name))
             print(result.text, flush=True)
