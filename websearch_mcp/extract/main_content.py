@@ -287,7 +287,9 @@ def main_elements(root: HtmlElement, thread: bool = False, plain: bool = False) 
         body = root.find("body")
         return [body if body is not None else root]
     # class weights move a score by 85 at most: only the best raw scores can end up on top
-    raw = heapq.nlargest(CANDIDATES * 3, scores.readability.keys() | scores.subtree.keys(), key=scores.base)
+    # (candidates in the order paragraphs first credited them, not a set's: equal scores tie the same way each run)
+    candidates = {**dict.fromkeys(scores.readability), **dict.fromkeys(scores.subtree)}
+    raw = heapq.nlargest(CANDIDATES * 3, candidates, key=scores.base)
     ranked = heapq.nlargest(CANDIDATES, raw, key=scores.weighted)
     best = _best(ranked, scores)
     posts = thread_of(best, scores)
