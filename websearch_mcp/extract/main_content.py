@@ -156,6 +156,7 @@ def score_paragraphs(root: HtmlElement, thread: bool = False, plain: bool = Fals
     scores = Scores(root, thread, plain)
     readability = scores.readability
     subtree = scores.subtree
+    counts = scores.paragraphs
     body = root.find("body")
     cjk_page = body is not None and bool(CJK.search((body.text_content() or "")[:20000]))
     factors, context_factor = scores.factors, scores.context_factor
@@ -205,22 +206,25 @@ def score_paragraphs(root: HtmlElement, thread: bool = False, plain: bool = Fals
         factor = context_factor(paragraph)
         if not factor:
             continue  # inside a comment section or a list of citations: it makes no candidate of its own
+        gain = points * factor
         if holds_text:
-            subtree[paragraph] = subtree.get(paragraph, 0.0) + points * factor
+            subtree[paragraph] = subtree.get(paragraph, 0.0) + gain
         # the climb never goes further up than SUBTREE_DEPTH elements from the paragraph
-        climb = chain(parent)[:SUBTREE_DEPTH - 1] if holds_text else chain(parent)
+        climb = chain(parent)
+        if holds_text and len(climb) >= SUBTREE_DEPTH:
+            climb = climb[:SUBTREE_DEPTH - 1]
         for element, product in climb:
-            subtree[element] = subtree.get(element, 0.0) + points * factor * product
+            subtree[element] = subtree.get(element, 0.0) + gain * product
         if climb and not climb[-1][1]:
             continue
-        credited = [(paragraph, 1.0), (parent, 1.0)] if holds_text else [(parent, 1.0)]
-        last = credited[-1][0]
-        credited.append((last.getparent() if last is not None else None, 0.5))
+        grandparent = parent.getparent() if parent is not None else None
+        credited = ((paragraph, 1.0), (parent, 1.0), (grandparent, 0.5)) if holds_text \
+            else ((parent, 1.0), (grandparent, 0.5))
         for ancestor, share in credited:
             if ancestor is None or ancestor.tag in _NO_CREDIT:
                 break
             readability[ancestor] = readability.get(ancestor, 0.0) + points * share
-            scores.paragraphs[ancestor] = scores.paragraphs.get(ancestor, 0) + 1
+            counts[ancestor] = counts.get(ancestor, 0) + 1
     return scores
 
 
