@@ -154,6 +154,8 @@ def _keep_lead_caption(root: HtmlElement) -> None:
 def is_teaser_grid(element: HtmlElement) -> bool:
     """Four or more cards alike, each a heading that links elsewhere and a line of teaser text: a list
     of related stories, whatever share of the page's text it holds."""
+    if len(element) < TEASERS:  # most elements: no need to list the children
+        return False
     cards = [child for child in element if isinstance(child.tag, str)]
     if len(cards) < TEASERS:
         return False

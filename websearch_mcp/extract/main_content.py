@@ -203,7 +203,9 @@ def score_paragraphs(root: HtmlElement, thread: bool = False, plain: bool = Fals
         if paragraph.tag == "li" and _starts_with_link(paragraph):
             points *= TEASER_ITEM  # "[Headline] and a line about it": an entry of a list of other pages
         parent = paragraph.getparent()
-        factor = context_factor(paragraph)
+        factor = factors.get(paragraph)
+        if factor is None:
+            factor = context_factor(paragraph)
         if not factor:
             continue  # inside a comment section or a list of citations: it makes no candidate of its own
         gain = points * factor
