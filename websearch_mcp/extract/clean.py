@@ -8,7 +8,7 @@ import lxml.html
 from lxml import etree
 
 from websearch_mcp.extract.labels import kind_of
-from websearch_mcp.extract.text import link_density, linked_length, visible_length
+from websearch_mcp.extract.text import link_density, linked_length, text_of, visible_length
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -195,7 +195,7 @@ def _host_of(url: str) -> str:
 
 def _is_furniture(element: HtmlElement, total: int, runs: dict[tuple[HtmlElement, str], bool],
                   thread: bool = False) -> bool:
-    text = element.text_content()
+    text = text_of(element)
     size = len(text)
     kind = kind_of(element)
     if kind.comments and not thread:

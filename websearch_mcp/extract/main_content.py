@@ -25,7 +25,7 @@ from websearch_mcp.extract.replies import (
     signature,
     thread_of,
 )
-from websearch_mcp.extract.text import link_density, visible_length
+from websearch_mcp.extract.text import link_density, text_of, visible_length
 from websearch_mcp.passages import CJK
 
 TYPE_CHECKING = False
@@ -78,7 +78,7 @@ def _own_text_length(element: HtmlElement) -> int:
     length = len((element.text or "").strip())
     for child in element:
         if child.tag in INLINE_TAGS:
-            length += len(child.text_content())
+            length += len(text_of(child))
         length += len((child.tail or "").strip())
     return length
 
@@ -189,9 +189,9 @@ def score_paragraphs(root: HtmlElement, thread: bool = False, plain: bool = Fals
             length = _own_text_length(paragraph)
             if length < MIN_PARAGRAPH:
                 continue
-            text = paragraph.text_content()
+            text = text_of(paragraph)
         else:
-            text = paragraph.text_content()
+            text = text_of(paragraph)
             length = len(text.strip())
             if length < MIN_PARAGRAPH:
                 continue
