@@ -122,3 +122,14 @@ def test_spaces_at_the_edges_of_a_link_stay_outside_it():
     markdown = html_to_markdown(html, "https://example.org/")
     assert "The [Web site](https://example.org/web) serves readers, and [our desk](https://example.org/mail) answers" \
         in markdown
+
+
+@pytest.mark.parametrize("gap", ["\n", "\t \t", "\r\n  ", "\xa0", " \u2009\n", "\u3000\n", "\x1c\n", "\x0b\n\x0c "])
+def test_white_space_inside_a_paragraph_collapses_to_one_space(gap: str) -> None:
+    import re
+
+    markdown = html_to_markdown(f"<html><body><article><p>Every{gap}run of{gap}white space in a paragraph becomes "
+                                f"one space,{gap}as a browser shows it, and a page has enough text here.</p>"
+                                "</article></body></html>")
+    words = f"Every{gap}run of{gap}white space in a paragraph becomes one space,{gap}as a browser shows it"
+    assert re.sub(r"\s+", " ", words) in markdown
