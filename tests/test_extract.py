@@ -122,3 +122,47 @@ def test_spaces_at_the_edges_of_a_link_stay_outside_it():
     markdown = html_to_markdown(html, "https://example.org/")
     assert "The [Web site](https://example.org/web) serves readers, and [our desk](https://example.org/mail) answers" \
         in markdown
+
+
+@pytest.mark.parametrize("gap", ["\n", "\t \t", "\r\n  ", "\xa0", " \u2009\n", "\u3000\n", "\x1c\n", "\x0b\n\x0c "])
+def test_white_space_inside_a_paragraph_collapses_to_one_space(gap: str) -> None:
+    import re
+
+    markdown = html_to_markdown(f"<html><body><article><p>Every{gap}run of{gap}white space in a paragraph becomes "
+                                f"one space,{gap}as a browser shows it, and a page has enough text here.</p>"
+                                "</article></body></html>")
+    words = f"Every{gap}run of{gap}white space in a paragraph becomes one space,{gap}as a browser shows it"
+    assert re.sub(r"\s+", " ", words) in markdown
+
+
+_STORIES = "".join(f"<li><a href='/story-{n}'>Story number {n} that readers liked a great deal this week</a>"
+                   f"<p>A line about story {n}, long enough to read as a teaser of its own, with commas.</p></li>"
+                   for n in range(8))
+
+
+def test_a_not_found_page_gives_its_message_not_the_stories_around_it() -> None:
+    html = ("<html><head><title>404 / Page Not Found</title></head><body><nav><a href='/'>Home</a></nav>"
+            "<div class='wrap'><h1>404 / Page Not Found</h1><p>Sorry, we couldn't locate the page you requested."
+            "</p><div class='most-read'><ul>" + _STORIES + "</ul></div></div>"
+            "<footer>© 2021 The Daily Example. All rights reserved.</footer></body></html>")
+    markdown = html_to_markdown(html, "https://news.example/missing")
+    assert "couldn't locate the page you requested" in markdown
+    assert "Story number 3" not in markdown
+
+
+def test_a_parked_domain_gives_its_notice_not_its_footer() -> None:
+    html = ("<html><head><title>parked-example.com</title></head><body><div class='main'>"
+            "<p>This domain name may be for sale. <a href='/inquire'>Click here to find out more</a></p></div>"
+            "<div class='footer'>2021 Copyright. All Rights Reserved. The Sponsored Listings displayed above are "
+            "served automatically by a third party, and neither the service provider nor the domain owner "
+            "maintain any relationship with the advertisers.</div></body></html>")
+    assert "This domain name may be for sale" in html_to_markdown(html)
+
+
+def test_a_page_titled_by_its_domain_keeps_its_article() -> None:
+    article = ("<p>The old mill by the river is for sale at last, the owners said on Monday, after three years of "
+               "repairs, arguments with the council, and a long winter without a buyer in sight.</p>") * 3
+    html = (f"<html><head><title>riverside-news.example</title></head><body><article>{article}</article>"
+            "<footer>© 2021 Riverside News. All rights reserved.</footer></body></html>")
+    markdown = html_to_markdown(html)
+    assert markdown.count("The old mill by the river is for sale") == 3

@@ -9,6 +9,7 @@ import unicodedata
 import lxml.html
 
 from websearch_mcp.extract.clean import drop, drop_junk, is_teaser_grid, prune
+from websearch_mcp.extract.error_page import MESSAGE_TEXT, holds_message, is_error_title, message_block
 from websearch_mcp.extract.main_content import is_thread_url, main_elements
 from websearch_mcp.extract.markdown import render_all
 from websearch_mcp.extract.metadata import PageMetadata, read_metadata
@@ -163,12 +164,16 @@ def extract_page(html: str, url: str | None = None) -> ExtractedPage:
         markdown = _unpruned(html, url)
     if _doubtful(markdown) and page_chars > OVERRIDE_GAIN * len(markdown) + DOUBTFUL_TEXT:
         markdown = _second_opinion(html, url, thread, markdown)  # only when the page holds more text elsewhere
+    source = ""
     if data is not None:
-        return ExtractedPage(fit_for_model(data.markdown), metadata, shell, data.source)
-    if body and _cut_short(markdown, body):
-        return ExtractedPage(fit_for_model(body), metadata, shell,
-                             "JSON-LD articleBody (the visible article was shorter)")
-    return ExtractedPage(fit_for_model(markdown), metadata, shell)
+        markdown, source = data.markdown, data.source
+    elif body and _cut_short(markdown, body):
+        markdown, source = body, "JSON-LD articleBody (the visible article was shorter)"
+    title = tree.findtext(".//title") or ""
+    if is_error_title(title) and not holds_message(markdown, title):
+        message = _with_error_message(html, url, title, markdown)  # a "not found" page: its message
+        markdown, source = message, (source if message is markdown else "")
+    return ExtractedPage(fit_for_model(markdown), metadata, shell, source)
 
 
 def fit_for_model(text: str) -> str:
@@ -289,6 +294,20 @@ _WORDS = re.compile(r"\w{3,}")
 
 
 _WORD = re.compile(r"\w")
+
+
+def _with_error_message(html: str, url: str | None, title: str, markdown: str) -> str:
+    """For a page that is itself an error or a parked domain, its message: in place of what was found
+    when that is long (other stories) or furniture (a footer), else before it (the page's own note)."""
+    tree = parse_html(html)
+    drop_junk(tree)
+    block = message_block(tree, title)
+    message = render_all([block], url) if block is not None else ""
+    if not _WORD.search(message):
+        return markdown
+    if len(markdown) > MESSAGE_TEXT or _is_furniture(markdown) or not _WORD.search(markdown):
+        return message
+    return f"{message}\n\n{markdown}"
 
 
 def _unpruned(html: str, url: str | None) -> str:

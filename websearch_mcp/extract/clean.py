@@ -8,7 +8,7 @@ import lxml.html
 from lxml import etree
 
 from websearch_mcp.extract.labels import kind_of
-from websearch_mcp.extract.text import link_density, linked_length, visible_length
+from websearch_mcp.extract.text import link_density, linked_length, text_of, visible_length
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -154,6 +154,8 @@ def _keep_lead_caption(root: HtmlElement) -> None:
 def is_teaser_grid(element: HtmlElement) -> bool:
     """Four or more cards alike, each a heading that links elsewhere and a line of teaser text: a list
     of related stories, whatever share of the page's text it holds."""
+    if len(element) < TEASERS:  # most elements: no need to list the children
+        return False
     cards = [child for child in element if isinstance(child.tag, str)]
     if len(cards) < TEASERS:
         return False
@@ -193,7 +195,7 @@ def _host_of(url: str) -> str:
 
 def _is_furniture(element: HtmlElement, total: int, runs: dict[tuple[HtmlElement, str], bool],
                   thread: bool = False) -> bool:
-    text = element.text_content()
+    text = text_of(element)
     size = len(text)
     kind = kind_of(element)
     if kind.comments and not thread:

@@ -25,7 +25,7 @@ from websearch_mcp.extract.replies import (
     signature,
     thread_of,
 )
-from websearch_mcp.extract.text import link_density, visible_length
+from websearch_mcp.extract.text import link_density, text_of, visible_length
 from websearch_mcp.passages import CJK
 
 TYPE_CHECKING = False
@@ -78,7 +78,7 @@ def _own_text_length(element: HtmlElement) -> int:
     length = len((element.text or "").strip())
     for child in element:
         if child.tag in INLINE_TAGS:
-            length += len(child.text_content())
+            length += len(text_of(child))
         length += len((child.tail or "").strip())
     return length
 
@@ -156,6 +156,7 @@ def score_paragraphs(root: HtmlElement, thread: bool = False, plain: bool = Fals
     scores = Scores(root, thread, plain)
     readability = scores.readability
     subtree = scores.subtree
+    counts = scores.paragraphs
     body = root.find("body")
     cjk_page = body is not None and bool(CJK.search((body.text_content() or "")[:20000]))
     factors, context_factor = scores.factors, scores.context_factor
@@ -188,9 +189,9 @@ def score_paragraphs(root: HtmlElement, thread: bool = False, plain: bool = Fals
             length = _own_text_length(paragraph)
             if length < MIN_PARAGRAPH:
                 continue
-            text = paragraph.text_content()
+            text = text_of(paragraph)
         else:
-            text = paragraph.text_content()
+            text = text_of(paragraph)
             length = len(text.strip())
             if length < MIN_PARAGRAPH:
                 continue
@@ -202,25 +203,30 @@ def score_paragraphs(root: HtmlElement, thread: bool = False, plain: bool = Fals
         if paragraph.tag == "li" and _starts_with_link(paragraph):
             points *= TEASER_ITEM  # "[Headline] and a line about it": an entry of a list of other pages
         parent = paragraph.getparent()
-        factor = context_factor(paragraph)
+        factor = factors.get(paragraph)
+        if factor is None:
+            factor = context_factor(paragraph)
         if not factor:
             continue  # inside a comment section or a list of citations: it makes no candidate of its own
+        gain = points * factor
         if holds_text:
-            subtree[paragraph] = subtree.get(paragraph, 0.0) + points * factor
+            subtree[paragraph] = subtree.get(paragraph, 0.0) + gain
         # the climb never goes further up than SUBTREE_DEPTH elements from the paragraph
-        climb = chain(parent)[:SUBTREE_DEPTH - 1] if holds_text else chain(parent)
+        climb = chain(parent)
+        if holds_text and len(climb) >= SUBTREE_DEPTH:
+            climb = climb[:SUBTREE_DEPTH - 1]
         for element, product in climb:
-            subtree[element] = subtree.get(element, 0.0) + points * factor * product
+            subtree[element] = subtree.get(element, 0.0) + gain * product
         if climb and not climb[-1][1]:
             continue
-        credited = [(paragraph, 1.0), (parent, 1.0)] if holds_text else [(parent, 1.0)]
-        last = credited[-1][0]
-        credited.append((last.getparent() if last is not None else None, 0.5))
+        grandparent = parent.getparent() if parent is not None else None
+        credited = ((paragraph, 1.0), (parent, 1.0), (grandparent, 0.5)) if holds_text \
+            else ((parent, 1.0), (grandparent, 0.5))
         for ancestor, share in credited:
             if ancestor is None or ancestor.tag in _NO_CREDIT:
                 break
             readability[ancestor] = readability.get(ancestor, 0.0) + points * share
-            scores.paragraphs[ancestor] = scores.paragraphs.get(ancestor, 0) + 1
+            counts[ancestor] = counts.get(ancestor, 0) + 1
     return scores
 
 
@@ -287,7 +293,9 @@ def main_elements(root: HtmlElement, thread: bool = False, plain: bool = False) 
         body = root.find("body")
         return [body if body is not None else root]
     # class weights move a score by 85 at most: only the best raw scores can end up on top
-    raw = heapq.nlargest(CANDIDATES * 3, scores.readability.keys() | scores.subtree.keys(), key=scores.base)
+    # (candidates in the order paragraphs first credited them, not a set's: equal scores tie the same way each run)
+    candidates = {**dict.fromkeys(scores.readability), **dict.fromkeys(scores.subtree)}
+    raw = heapq.nlargest(CANDIDATES * 3, candidates, key=scores.base)
     ranked = heapq.nlargest(CANDIDATES, raw, key=scores.weighted)
     best = _best(ranked, scores)
     posts = thread_of(best, scores)

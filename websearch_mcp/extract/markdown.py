@@ -21,7 +21,6 @@ BLOCK_TAGS = frozenset({
 SKIP_TAGS = frozenset({"img", "script", "style", "noscript", "template", "svg", "iframe", "head", "title",
                        "button", "input", "select", "textarea", "object", "embed", "video", "audio", "picture"})
 HEADINGS = {"h1": "# ", "h2": "## ", "h3": "### ", "h4": "#### ", "h5": "##### ", "h6": "###### "}
-_SPACES = re.compile(r"\s+")
 _LINE_START = re.compile(r"^([#>+-]|\d+[.)])(?=\s)")
 _LANGUAGE = re.compile(r"(?:lang(?:uage)?-)([\w+#-]+)")
 _ROWS = etree.XPath("./tr | ./thead/tr | ./tbody/tr | ./tfoot/tr")
@@ -47,7 +46,11 @@ def _holds_blocks(element: HtmlElement) -> bool:
 def _inline_text(text: str) -> str:
     if "\n" not in text and "  " not in text and "\t" not in text and "\xa0" not in text and "\r" not in text:
         return text  # most fragments (rarer white space, such as U+2009, stays as it is): cheaper than the substitution
-    return _SPACES.sub(" ", text)
+    # re.sub(r"\s+", " ", text), faster (str.split and the pattern's \s agree on what white space is)
+    words = text.split()
+    if not words:
+        return " "
+    return (" " if text[0].isspace() else "") + " ".join(words) + (" " if text[-1].isspace() else "")
 
 
 class MarkdownRenderer:
