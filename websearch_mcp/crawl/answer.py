@@ -1,17 +1,9 @@
-"""What a crawl answers: for a query, the ranked passages of the pages read with numbered sources
-(as search_context gives them); without one, each page's Markdown in the order read."""
+"""What a crawl answers without a query: each page's Markdown in the order read, within the budget
+(with a query, the passages come from services/reading.py, as search_context's do)."""
 
 from __future__ import annotations
 
-from websearch_mcp.passages import Passage, estimate_tokens
-
-
-def passages_for_query(pages: list[tuple[int, str]], query: str, max_tokens: int) -> list[Passage]:
-    """The passages of these pages (source number, Markdown) that answer the query best, within the
-    budget, in reading order: the reading path search_context uses."""
-    from websearch_mcp.services.reading import ranked_passages
-
-    return ranked_passages(pages, query, max_tokens)
+from websearch_mcp.passages import estimate_tokens
 
 
 def pages_in_order(pages: list[tuple[str, str, str]], max_tokens: int) -> tuple[list[tuple[str, str, str]], int]:

@@ -65,13 +65,13 @@ def _status(outcome: CrawlOutcome, left: int) -> str:
 
 
 def _with_query(outcome: CrawlOutcome, max_tokens: int, structured: dict[str, Any]) -> str:
-    from websearch_mcp.crawl.answer import passages_for_query
     from websearch_mcp.services.context import ContextAnswer, Source
+    from websearch_mcp.services.reading import ranked_passages
     from websearch_mcp.tools.search_context import render_markdown
 
     query = outcome.plan.query
     numbered = [(n, markdown) for n, (_, _, markdown) in enumerate(outcome.pages, 1)]
-    chosen = passages_for_query(numbered, query, max_tokens)
+    chosen = ranked_passages(numbered, query, max_tokens)  # the reading path search_context uses
     sources = [Source(n, title or url, url) for n, (url, title, _) in enumerate(outcome.pages, 1)]
     answer = ContextAnswer(chosen, sources, [], len(sources))
     structured["passages"] = answer.passage_rows()
