@@ -104,6 +104,10 @@ class Scores:
             kind = NEUTRAL if self.plain else kind_of(element)
             comments = kind.comments and not self.thread
             factor = 0.0 if comments or kind.citations else 0.3 if kind.negative and not kind.positive else 1.0
+            if not self.plain and factor and _is_page_footer(element):
+                factor = 0.1  # the page's footer: its notices are never the article, however long
+            elif not self.plain and factor and _is_furniture_element(element):
+                factor = min(factor, 0.3)
             if self.thread and kind.comments:
                 factor = 1.0
             if element.tag == "a" and element.get("href") and len(element.text_content()) < LINK_CARD_MAX:
@@ -149,6 +153,23 @@ class Scores:
                     score *= self.context_factor(ancestor)
             self._final[element] = score
         return self._final[element]
+
+
+_FURNITURE_TAGS = frozenset({"aside", "nav", "footer"})
+_FURNITURE_ROLES = frozenset({"complementary", "navigation"})
+
+
+def _is_furniture_element(element: HtmlElement) -> bool:
+    """An element whose tag or ARIA role says it is furniture (a sidebar, a menu, an article's footer of
+    tags and sharing links)."""
+    return element.tag in _FURNITURE_TAGS or element.get("role") in _FURNITURE_ROLES
+
+
+def _is_page_footer(element: HtmlElement) -> bool:
+    """The page's own footer (an article's <footer>, with its tags and byline, is the article's)."""
+    if element.get("role") == "contentinfo":
+        return True
+    return element.tag == "footer" and not any(a.tag in ("article", "main") for a in element.iterancestors())
 
 
 def score_paragraphs(root: HtmlElement, thread: bool = False, plain: bool = False) -> Scores:
