@@ -326,10 +326,59 @@ def main_elements(root: HtmlElement, thread: bool = False, plain: bool = False) 
         best = article  # replies below an article are its comments, unless the page is a thread
     elif posts:
         return posts
-    best = _climb(best, scores)
-    chosen = _with_siblings(best, scores)
+    prose = None if thread else _prose_over_list(best, ranked, scores)
+    if prose is not None:  # the list it won over stays out: no climbing to it, no sibling of it
+        best, chosen = prose, [prose]
+    else:
+        best = _climb(best, scores)
+        chosen = _with_siblings(best, scores)
     lead = lead_before(chosen[0], scores)
     return [lead, *chosen] if lead is not None else chosen
+
+
+LIST_SHARE = 0.7  # a candidate whose text is at least this share list items is a list
+LIST_RIVAL_PROSE = 150  # visible characters of sentences that make a rival of a list
+
+
+def _prose_over_list(best: HtmlElement, ranked: list[HtmlElement], scores: Scores) -> HtmlElement | None:
+    """When the winner is a list without a sentence of prose (a "top 10" box, an award list, a list of
+    headlines) and another candidate holds paragraphs of sentences, those paragraphs are the article:
+    a list outscores a short article only by the number of its items."""
+    if _prose_length(best) or not _mostly_list_items(best):
+        return None
+    rivals = [c for c in ranked if c is not best and scores.final(c) > 0 and _prose_length(c) >= LIST_RIVAL_PROSE
+              and not _related(c, best)]
+    return max(rivals, key=scores.final) if rivals else None
+
+
+def _mostly_list_items(element: HtmlElement) -> bool:
+    """Whether most of the element's text is list items, and most items are titles (a line without a
+    stop: a headline, a name, an award), not sentences (advice, steps)."""
+    total = visible_length(text_of(element))
+    items = [text_of(item) for item in element.iter("li") if item.find(".//li") is None]
+    listed = sum(visible_length(text) for text in items)
+    titles = sum(1 for text in items if not text.rstrip().endswith(_STOPS))
+    return total > 0 and listed >= LIST_SHARE * total and titles >= LIST_SHARE * len(items)
+
+
+def _prose_length(element: HtmlElement) -> int:
+    """Visible characters of the element's paragraphs that read as sentences (long enough, few links,
+    ending with a stop)."""
+    total = 0
+    for paragraph in element.iter("p"):
+        text = text_of(paragraph)
+        size = visible_length(text)
+        if size >= SIBLING_PROSE and text.rstrip().endswith(_STOPS) and link_density(paragraph, text) < 0.25:
+            total += size
+    return total
+
+
+_STOPS = (".", "!", "?", "…", "。", "！", "？", "\"", "”", "»", ")")
+
+
+def _related(one: HtmlElement, other: HtmlElement) -> bool:
+    """Whether one element holds the other."""
+    return any(a is other for a in one.iterancestors()) or any(a is one for a in other.iterancestors())
 
 
 def _with_siblings(best: HtmlElement, scores: Scores) -> list[HtmlElement]:
