@@ -13,6 +13,7 @@ from websearch_mcp.extract.error_page import MESSAGE_TEXT, holds_message, is_err
 from websearch_mcp.extract.main_content import is_thread_url, main_elements
 from websearch_mcp.extract.markdown import render_all
 from websearch_mcp.extract.metadata import PageMetadata, read_metadata
+from websearch_mcp.extract.notices import NOTICE
 from websearch_mcp.extract.replies import are_posts
 from websearch_mcp.extract.shell import ShellVerdict, detect_shell
 from websearch_mcp.extract.structured import article_body, structured_content
@@ -188,12 +189,8 @@ def fit_for_model(text: str) -> str:
 # blog's description, an empty comment widget).
 DOUBTFUL_TEXT = 300
 DOUBTFUL_FURNITURE = 1500  # characters: a longer output that mentions a copyright early is an article
-_FURNITURE_TEXT = re.compile(
-    r"©|\b(?:copyright|all rights reserved|powered by|licensed under|opinions expressed|not responsible for the "
-    r"content|no comments yet|quick links|cookies? to|sign in|create an account|registered (company|address))\b|"
-    r"^\s*name:",
-    re.IGNORECASE | re.MULTILINE)
-OVERRIDE_GAIN = 2.0  # the second opinion wins when it has this many times the first's words, and more
+_FURNITURE_TEXT = NOTICE
+OVERRIDE_GAIN = 2.0  # the second opinion wins with this many times the first's words, and at least 30 more
 
 
 def _doubtful(markdown: str) -> bool:
@@ -242,7 +239,8 @@ def _better(other: str, first: str) -> bool:
         return False
     if _is_furniture(first) and other_words >= SENTENCE_WORDS:
         return True
-    return other_words >= OVERRIDE_GAIN * first_words + 30 and _mean_block(other) >= 0.8 * _mean_block(first)
+    enough = max(OVERRIDE_GAIN * first_words, first_words + 30)
+    return other_words >= enough and _mean_block(other) >= 0.8 * _mean_block(first)
 
 
 SENTENCE_WORDS = 8

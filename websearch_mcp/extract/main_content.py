@@ -16,6 +16,7 @@ import re
 from lxml import etree
 
 from websearch_mcp.extract.labels import NEUTRAL, class_weight, kind_of
+from websearch_mcp.extract.notices import NOTICE_TEXT, opens_as_notice
 from websearch_mcp.extract.replies import (
     NO_TEXT,
     THREAD_REPLY,
@@ -405,10 +406,17 @@ def _with_siblings(best: HtmlElement, scores: Scores) -> list[HtmlElement]:
             enough = min(enough, THREAD_REPLY)  # on a thread's page a short reply beside the post is a post
         elif sibling is not best and is_reply_run(sibling, scores):
             continue  # the replies below the article: its comments
+        if sibling is not best and _is_notice(sibling):
+            continue  # a disclaimer or a copyright line beside the article, in whatever language
         if sibling is best or (scores.subtree.get(sibling, 0.0) >= enough and link_density(sibling) < 0.3) \
                 or _is_prose(sibling, scores):
             chosen.append(sibling)
     return _with_repeated_parents(parent, chosen, scores, threshold)
+
+
+def _is_notice(element: HtmlElement) -> bool:
+    text = text_of(element)
+    return len(text) <= NOTICE_TEXT * 3 and visible_length(text) <= NOTICE_TEXT and opens_as_notice(text)
 
 
 def _lead_caption(parent: HtmlElement, best: HtmlElement) -> HtmlElement | None:
