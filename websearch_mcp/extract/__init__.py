@@ -10,11 +10,10 @@ import lxml.html
 
 from websearch_mcp.extract.clean import drop, drop_junk, is_teaser_grid, prune
 from websearch_mcp.extract.error_page import MESSAGE_TEXT, holds_message, is_error_title, message_block
-from websearch_mcp.extract.main_content import is_thread_url, main_elements
+from websearch_mcp.extract.main_content import holds_replies, is_thread_url, main_elements
 from websearch_mcp.extract.markdown import render_all
 from websearch_mcp.extract.metadata import PageMetadata, read_metadata
 from websearch_mcp.extract.notices import NOTICE
-from websearch_mcp.extract.replies import are_posts
 from websearch_mcp.extract.shell import ShellVerdict, detect_shell
 from websearch_mcp.extract.structured import article_body, structured_content
 
@@ -222,7 +221,7 @@ def _other_opinion(html: str, url: str | None, thread: bool, plain: bool) -> str
             if element.getparent() is not None:
                 drop(element)
     elements = [e for e in main_elements(tree, thread, plain) if not is_teaser_grid(e)]
-    if not thread and are_posts(elements):
+    if not thread and holds_replies(tree, elements):
         return None  # replies alike: the comments below an article, on a page that is not a thread
     host = _page_host(url)
     for element in elements:

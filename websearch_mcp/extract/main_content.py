@@ -20,6 +20,7 @@ from websearch_mcp.extract.notices import NOTICE_TEXT, opens_as_notice
 from websearch_mcp.extract.replies import (
     NO_TEXT,
     THREAD_REPLY,
+    are_posts,
     article_before,
     is_reply_run,
     lead_before,
@@ -279,7 +280,7 @@ def _climb(best: HtmlElement, scores: Scores) -> HtmlElement:
         theirs = scores.subtree.get(parent, 0.0)
         if theirs < mine * CLIMB_GAIN or link_density(parent) > 0.3:
             return best
-        if not scores.thread and any(is_reply_run(sibling, scores) for sibling in best.itersiblings()):
+        if not scores.thread and any(replies_within(sibling, scores) for sibling in best.itersiblings()):
             return best  # what the parent adds is the replies below the article: its comments
         best = parent
 
@@ -382,6 +383,36 @@ def _related(one: HtmlElement, other: HtmlElement) -> bool:
     return any(a is other for a in one.iterancestors()) or any(a is one for a in other.iterancestors())
 
 
+def holds_replies(root: HtmlElement, elements: list[HtmlElement]) -> bool:
+    """Whether the chosen elements are replies (on a page that is not a thread: the comments below an
+    article): blocks alike, or one block that holds a run of them."""
+    if are_posts(elements):
+        return True
+    if len(elements) != 1:
+        return False
+    return replies_within(elements[0], score_paragraphs(root), REPLIES_DEPTH)
+
+
+def replies_within(block: HtmlElement, scores: Scores, depth: int = 2) -> bool:
+    """Whether a block is a run of replies, or holds one (down `depth` levels of wrappers: a heading
+    and a form around the list) that has most of its text."""
+    whole = len(text_of(block)) or 1
+    inner: HtmlElement | None = block
+    for _ in range(depth):
+        if inner is None:
+            return False
+        if is_reply_run(inner, scores):
+            return True
+        inner = max(inner, key=lambda child: len(text_of(child)), default=None)
+        if inner is not None and len(text_of(inner)) < REPLIES_SHARE * whole:
+            return False
+    return False
+
+
+REPLIES_DEPTH = 4
+REPLIES_SHARE = 0.7  # of a block's text: a run of replies holding this much makes it the comments
+
+
 def _with_siblings(best: HtmlElement, scores: Scores) -> list[HtmlElement]:
     """The best container and those of its siblings that hold enough article text, few links."""
     parent = best.getparent()
@@ -404,7 +435,7 @@ def _with_siblings(best: HtmlElement, scores: Scores) -> list[HtmlElement]:
         enough = min(threshold, SIBLING_MIN_PEER) if _kin(sibling) == signature else threshold
         if scores.thread:
             enough = min(enough, THREAD_REPLY)  # on a thread's page a short reply beside the post is a post
-        elif sibling is not best and is_reply_run(sibling, scores):
+        elif sibling is not best and replies_within(sibling, scores):
             continue  # the replies below the article: its comments
         if sibling is not best and _is_notice(sibling):
             continue  # a disclaimer or a copyright line beside the article, in whatever language

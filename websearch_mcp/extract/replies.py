@@ -22,16 +22,22 @@ REPLY_PARTS = 3
 
 
 def is_reply_run(block: HtmlElement, scores: Scores) -> bool:
-    """A block holding three or more blocks alike (same tag and class), each with text and more parts
-    than its text (a name, a date, a reply link): replies. One component per paragraph is not."""
+    """A block holding three or more blocks alike (same tag and class), each with text and made as a
+    reply is (a name, a date, a reply link beside its text): replies. One component per paragraph is not."""
     if scores.subtree.get(block, 0.0) <= 0 or len(block) < THREAD_POSTS:
         return False
     counts: dict[tuple[str, str], int] = {}
     for child in block:
-        if len(child) >= REPLY_PARTS and child.get("class") and scores.subtree.get(child, 0.0) > 0:
+        if scores.subtree.get(child, 0.0) > 0 and _reply_like(child):
             key = signature(child)
             counts[key] = counts.get(key, 0) + 1
     return bool(counts) and max(counts.values()) >= THREAD_POSTS
+
+
+def _reply_like(block: HtmlElement) -> bool:
+    """A block made as a reply is: a named block of several parts (text, name, date, reply link), or one
+    whose name and date sit before its paragraph."""
+    return (len(block) >= REPLY_PARTS and bool(block.get("class"))) or (len(block) >= 2 and _signed_apart(block))
 
 
 ARTICLE_BEFORE = 3.0  # points (a paragraph or two) that make a block before a run of replies the article
@@ -58,12 +64,31 @@ def article_before(posts: list[HtmlElement], ranked: list[HtmlElement], scores: 
 
 # What a reply carries beside its text: a time, a year, "3 days ago", a "reply" link, "X says:".
 _SIGNED = re.compile(r"\b(?:1[89]|20)\d\d\b|\b\d{1,2}:\d\d\b|\bago\b|\brepl(?:y|ies)\b|\bsays:|\bwrote:|"
-                     r"\bantworten\b|\br[ée]pondre\b|\bresponder\b", re.IGNORECASE)
+                     r"\bantworten\b|\br[ée]pondre\b|\bresponder\b|\bschrieb\b|\ba écrit\b|\bescribió\b|\bnapisał\b|"
+                     r"\bнаписал|\bέγραψε", re.IGNORECASE)
 
 
 def _signed(post: HtmlElement) -> bool:
     """Whether a block carries what a reply does: a <time>, or a date or reply link in its text."""
-    return next(post.iter("time"), None) is not None or bool(_SIGNED.search(post.text_content()))
+    return next(post.iter("time"), None) is not None or bool(_SIGNED.search(" ".join(post.itertext())))
+
+
+def _signed_apart(post: HtmlElement) -> bool:
+    """Whether a block opens with a short signature before its text's paragraph (a name and a date, "X
+    wrote:"), as a reply does."""
+    head = [post.text or ""]
+    for child in post:
+        if child.tag in ("p", "div", "blockquote"):
+            break
+        head.append(child.text_content())
+        head.append(child.tail or "")
+    else:
+        return False  # no paragraph of its own after the signature
+    signature_text = " ".join(" ".join(head).split())
+    return 0 < len(signature_text) <= SIGNATURE_TEXT and bool(_SIGNED.search(signature_text))
+
+
+SIGNATURE_TEXT = 80  # characters: a reply's name, date and "wrote:"
 
 
 def _comes_before(element: HtmlElement, other: HtmlElement) -> bool:
@@ -84,7 +109,10 @@ def _comes_before(element: HtmlElement, other: HtmlElement) -> bool:
 
 
 def _looks_like_article(element: HtmlElement) -> bool:
-    """The block itself, or one of the few around it, is marked as the article (tag, class or itemprop)."""
+    """The block itself, or one of the few around it, is marked as the article (tag, class or itemprop),
+    or the block holds the page's title (its <h1>)."""
+    if next(element.iter("h1"), None) is not None:
+        return True
     for level, node in enumerate([element, *element.iterancestors()]):
         if level > 3 or node.tag in NO_TEXT:
             return False
