@@ -35,3 +35,18 @@ def test_a_notice_reads_as_one_in_its_language(text):
 @pytest.mark.parametrize("text", SENTENCES)
 def test_an_article_sentence_is_not_a_notice(text):
     assert not opens_as_notice(text)  # a block is set aside only for a phrase nothing but a notice uses
+
+
+SITE_NOTES = [
+    "We and our partners use cookies to personalise content and ads.",
+    "Your browser is out of date. Please update your browser.",
+    "You must be logged in to post a comment.",
+    "Already a subscriber? Sign in to keep reading.",
+    "Abonnez-vous pour lire la suite.",
+    "Ihr Browser ist veraltet.",
+]
+
+
+@pytest.mark.parametrize("text", SITE_NOTES)
+def test_the_sites_notes_to_its_reader_are_notices(text):
+    assert opens_as_notice(text)

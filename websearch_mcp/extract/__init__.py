@@ -162,7 +162,7 @@ def extract_page(html: str, url: str | None = None) -> ExtractedPage:
     markdown = render_all(elements, url)
     if not _WORD.search(markdown):
         markdown = _unpruned(html, url)
-    if _doubtful(markdown) and page_chars > OVERRIDE_GAIN * len(markdown) + DOUBTFUL_TEXT:
+    if _doubtful(markdown) and page_chars > _elsewhere_needed(markdown):
         markdown = _second_opinion(html, url, thread, markdown)  # only when the page holds more text elsewhere
     source = ""
     if data is not None:
@@ -190,6 +190,15 @@ DOUBTFUL_TEXT = 300
 DOUBTFUL_FURNITURE = 1500  # characters: a longer output that mentions a copyright early is an article
 _FURNITURE_TEXT = NOTICE
 OVERRIDE_GAIN = 2.0  # the second opinion wins with this many times the first's words, and at least 30 more
+
+
+ELSEWHERE = 100  # characters of the page beside a notice that may be the article
+
+
+def _elsewhere_needed(markdown: str) -> float:
+    """How much text the page must hold for a second look: beside a notice, a sentence or so more;
+    beside a short output, much more than it."""
+    return len(markdown) + ELSEWHERE if _is_furniture(markdown) else OVERRIDE_GAIN * len(markdown) + DOUBTFUL_TEXT
 
 
 def _doubtful(markdown: str) -> bool:

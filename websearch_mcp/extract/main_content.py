@@ -16,7 +16,7 @@ import re
 from lxml import etree
 
 from websearch_mcp.extract.labels import NEUTRAL, class_weight, kind_of
-from websearch_mcp.extract.notices import NOTICE_TEXT, opens_as_notice
+from websearch_mcp.extract.notices import NOTICE_TEXT, is_notice_block, opens_as_notice, opens_with_notice_words
 from websearch_mcp.extract.replies import (
     NO_TEXT,
     THREAD_REPLY,
@@ -321,6 +321,10 @@ def main_elements(root: HtmlElement, thread: bool = False, plain: bool = False) 
     raw = heapq.nlargest(CANDIDATES * 3, candidates, key=scores.base)
     ranked = heapq.nlargest(CANDIDATES, raw, key=scores.weighted)
     best = _best(ranked, scores)
+    if is_notice_block(best, opens_with_notice_words):  # a notice never wins while a block of text can
+        rivals = [c for c in ranked if scores.final(c) > 0 and not _related(c, best)
+                  and not is_notice_block(c, opens_as_notice)]
+        best = max(rivals, key=scores.final) if rivals else best
     posts = thread_of(best, scores)
     replies = posts or ([child for child in best if len(child)] if is_reply_run(best, scores) else [])
     article = None if thread or not replies else article_before(replies, ranked, scores)
@@ -437,7 +441,7 @@ def _with_siblings(best: HtmlElement, scores: Scores) -> list[HtmlElement]:
             enough = min(enough, THREAD_REPLY)  # on a thread's page a short reply beside the post is a post
         elif sibling is not best and replies_within(sibling, scores):
             continue  # the replies below the article: its comments
-        if sibling is not best and _is_notice(sibling):
+        if sibling is not best and _opens_as_notice(sibling):
             continue  # a disclaimer or a copyright line beside the article, in whatever language
         if sibling is best or (scores.subtree.get(sibling, 0.0) >= enough and link_density(sibling) < 0.3) \
                 or _is_prose(sibling, scores):
@@ -445,7 +449,8 @@ def _with_siblings(best: HtmlElement, scores: Scores) -> list[HtmlElement]:
     return _with_repeated_parents(parent, chosen, scores, threshold)
 
 
-def _is_notice(element: HtmlElement) -> bool:
+def _opens_as_notice(element: HtmlElement) -> bool:
+    """A short block that opens with a notice's phrase (beside the article: set aside, whatever follows)."""
     text = text_of(element)
     return len(text) <= NOTICE_TEXT * 3 and visible_length(text) <= NOTICE_TEXT and opens_as_notice(text)
 

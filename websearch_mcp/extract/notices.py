@@ -5,11 +5,19 @@ that reads like one is furniture, never the article, in whatever language the pa
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+
+from websearch_mcp.extract.text import text_of, visible_length
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from lxml.html import HtmlElement
 
 # Phrases that only notices use: rights reserved, disclaimers of responsibility, reprint rules, the
 # site's use of cookies, a company's registration.
 _NOTICE_ONLY = (
     r"all rights reserved|opinions expressed|not responsible for the content|registered (?:company|address)|"
+
     # French
     r"tous droits réservés|droits de reproduction|n['’]est pas responsable|utilise des cookies|mentions légales|"
     r"reproduction interdite|"
@@ -26,6 +34,19 @@ _NOTICE_ONLY = (
     # Greek
     r"με επιφύλαξη παντός δικαιώματος|δεν ευθύνεται|χρησιμοποιεί cookies|απαγορεύεται η αναδημοσίευση|"
     r"επιτρέπεται μόνο με αναφορά")
+# The site's notes to its reader, never an article's: its cookies, an old browser, the rules for
+# comments, a subscription offer.
+_SITE_NOTE = (
+    r"(?:we|this (?:web)?site|our (?:web)?site|and our partners) uses? cookies|"
+    r"your browser is (?:out of date|outdated|not supported)|update your browser|"
+    r"(?:must be )?logged in to (?:post a )?comment|log in to (?:post a )?comment|comments are moderated|"
+    r"already a subscriber|subscribe (?:now|today)|unlimited (?:digital )?access|"
+    r"déjà abonné|abonnez-vous|votre navigateur (?:est obsolète|n['’]est plus à jour)|"
+    r"jetzt abonnieren|bereits abonnent|ihr browser ist veraltet|"
+    r"suscríbete|ya eres suscriptor|tu navegador está desactualizado|"
+    r"zaloguj się,? aby|twoja przeglądarka jest przestarzała|"
+    r"подпишитесь|ваш браузер устарел|"
+    r"εγγραφείτε συνδρομητές|ο browser σας")
 # Chinese and Japanese (no word edges): rights reserved, "does not represent this site", no reprint.
 _NOTICE_CJK = r"版权所有|版權所有|不代表本站|未经授权|未經授權|無断転載|禁止转载"
 # Words that notices use and an article's paragraph may too (an article about copyright law).
@@ -33,9 +54,13 @@ _NOTICE_LIKELY = (r"copyright|powered by|licensed under|no comments yet|quick li
                   r"create an account")
 
 # A block that is certainly a notice where it opens with one of these.
-NOTICE_ONLY = re.compile(rf"©|\b(?:{_NOTICE_ONLY})\b|{_NOTICE_CJK}", re.IGNORECASE)
+NOTICE_ONLY = re.compile(rf"©|\b(?:{_NOTICE_ONLY}|{_SITE_NOTE})\b|{_NOTICE_CJK}", re.IGNORECASE)
+# The same in words only (a block that opens with "© AFP" may be an article under its photo's credit).
+NOTICE_WORDS = re.compile(rf"\b(?:{_NOTICE_ONLY}|{_SITE_NOTE})\b|{_NOTICE_CJK}", re.IGNORECASE)
+# A block that opens with one of these is the site talking to its reader, wherever it sits.
+SITE_NOTE = re.compile(rf"\b(?:{_SITE_NOTE})\b", re.IGNORECASE)
 # A whole output that reads like a notice (a footer, a disclaimer, an empty comment widget).
-NOTICE = re.compile(rf"©|\b(?:{_NOTICE_ONLY}|{_NOTICE_LIKELY})\b|{_NOTICE_CJK}|^\s*name:",
+NOTICE = re.compile(rf"©|\b(?:{_NOTICE_ONLY}|{_SITE_NOTE}|{_NOTICE_LIKELY})\b|{_NOTICE_CJK}|^\s*name:",
                     re.IGNORECASE | re.MULTILINE)
 
 
@@ -45,3 +70,35 @@ NOTICE_TEXT = 400  # visible characters: a block this short that opens with a no
 def opens_as_notice(text: str, opening: int = 200) -> bool:
     """Whether a block's opening (its first `opening` characters) holds a phrase only notices use."""
     return bool(NOTICE_ONLY.search(text.strip()[:opening]))
+
+
+def opens_with_notice_words(text: str, opening: int = 200) -> bool:
+    """opens_as_notice, the © sign left out."""
+    return bool(NOTICE_WORDS.search(text.strip()[:opening]))
+
+
+def opens_as_site_note(text: str, opening: int = 200) -> bool:
+    """Whether a block's opening is the site talking to its reader (cookies, browser, comment rules,
+    subscription)."""
+    return bool(SITE_NOTE.search(text.strip()[:opening]))
+
+
+_HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
+PROSE_BESIDE = 80  # visible characters of a paragraph that is not a notice: a block holding one is more
+
+
+def is_notice_block(element: HtmlElement, opens: Callable[[str], bool]) -> bool:
+    """Whether a block is a notice: short, opening with a notice's phrase, and holding no paragraph of
+    prose that is not one (a wrapper whose first child is a notice is not a notice)."""
+    text = text_of(element)
+    if len(text) > NOTICE_TEXT * 3 or visible_length(text) > NOTICE_TEXT or not opens(text):
+        return False
+    first = next(iter(element), None)
+    if first is not None and first.tag in _HEADINGS and opens(text_of(first)):
+        return True  # under a heading that is the notice ("Subscribe today", "Abonnez-vous")
+    for paragraph in element.iter("p"):
+        if paragraph is not element:
+            inner = text_of(paragraph)
+            if visible_length(inner) >= PROSE_BESIDE and not opens(inner):
+                return False
+    return True
