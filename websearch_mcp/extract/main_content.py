@@ -343,7 +343,9 @@ def main_elements(root: HtmlElement, thread: bool = False, plain: bool = False) 
 
 
 LIST_SHARE = 0.7  # a candidate whose text is at least this share list items is a list
-LIST_RIVAL_PROSE = 150  # visible characters of sentences that make a rival of a list
+LIST_LINES, LIST_LINE = 4, 120  # ... or at least this many lines of at most this many characters
+_HEADING_TAGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
+LIST_RIVAL_PROSE = 80  # visible characters of sentences that make a rival of a list
 
 
 def _prose_over_list(best: HtmlElement, ranked: list[HtmlElement], scores: Scores) -> HtmlElement | None:
@@ -353,8 +355,14 @@ def _prose_over_list(best: HtmlElement, ranked: list[HtmlElement], scores: Score
     if _prose_length(best) or not _mostly_list_items(best):
         return None
     rivals = [c for c in ranked if c is not best and scores.final(c) > 0 and _prose_length(c) >= LIST_RIVAL_PROSE
-              and not _related(c, best)]
+              and not _related(c, best) and not _in_furniture(c, scores)]
     return max(rivals, key=scores.final) if rivals else None
+
+
+def _in_furniture(element: HtmlElement, scores: Scores) -> bool:
+    """Whether an element sits in furniture (a footer, a sidebar: a context that counts less)."""
+    return any(scores.context_factor(node) < 1.0 for node in [element, *element.iterancestors()]
+               if node.tag not in NO_TEXT)
 
 
 def _mostly_list_items(element: HtmlElement) -> bool:
@@ -362,6 +370,11 @@ def _mostly_list_items(element: HtmlElement) -> bool:
     stop: a headline, a name, an award), not sentences (advice, steps)."""
     total = visible_length(text_of(element))
     items = [text_of(item) for item in element.iter("li") if item.find(".//li") is None]
+    if not items:  # lines in blocks of their own (an award list of <div>s)
+        items = [text for text in (text_of(child) for child in element
+                                   if isinstance(child.tag, str) and child.tag not in _HEADING_TAGS) if text.strip()]
+        if len(items) < LIST_LINES or any(visible_length(text) > LIST_LINE for text in items):
+            return False
     listed = sum(visible_length(text) for text in items)
     titles = sum(1 for text in items if not text.rstrip().endswith(_STOPS))
     return total > 0 and listed >= LIST_SHARE * total and titles >= LIST_SHARE * len(items)
