@@ -201,7 +201,7 @@ def _is_furniture(element: HtmlElement, total: int, runs: dict[tuple[HtmlElement
     kind = kind_of(element)
     if kind.comments and not thread:
         return True  # comments go however long they are (but a thread's replies are its content)
-    if is_notice_block(element, opens_as_site_note):
+    if is_notice_block(element, opens_as_site_note, text):
         return True  # the site's note to its reader: cookies, an old browser, comment rules, an offer
     if size >= total * 0.4:
         return False  # whatever its name says, an element holding this much of the text is the article

@@ -412,16 +412,17 @@ def holds_replies(root: HtmlElement, elements: list[HtmlElement]) -> bool:
 
 def replies_within(block: HtmlElement, scores: Scores, depth: int = 2) -> bool:
     """Whether a block is a run of replies, or holds one (down `depth` levels of wrappers: a heading
-    and a form around the list) that has most of its text."""
-    whole = len(text_of(block)) or 1
+    and a form around the list) that has most of its paragraphs' points."""
+    subtree = scores.subtree
+    whole = subtree.get(block, 0.0)
     inner: HtmlElement | None = block
     for _ in range(depth):
-        if inner is None:
+        if inner is None or whole <= 0:
             return False
         if is_reply_run(inner, scores):
             return True
-        inner = max(inner, key=lambda child: len(text_of(child)), default=None)
-        if inner is not None and len(text_of(inner)) < REPLIES_SHARE * whole:
+        inner = max(inner, key=lambda child: subtree.get(child, 0.0), default=None)
+        if inner is not None and subtree.get(inner, 0.0) < REPLIES_SHARE * whole:
             return False
     return False
 

@@ -16,7 +16,10 @@ if TYPE_CHECKING:
 # Phrases that only notices use: rights reserved, disclaimers of responsibility, reprint rules, the
 # site's use of cookies, a company's registration.
 _NOTICE_ONLY = (
-    r"all rights reserved|opinions expressed|not responsible for the content|registered (?:company|address)|"
+    r"all rights reserved|opinions expressed|not responsible for the content|"
+    # who owns the site: a company's registration
+    r"registered (?:company|address|office)|registered in england|company (?:number|no)|vat (?:number|no|reg)|"
+    r"handelsregister|ust-idnr|amtsgericht|siret|capital social|nip:|krs:|инн|огрн|"
 
     # French
     r"tous droits réservés|droits de reproduction|n['’]est pas responsable|utilise des cookies|mentions légales|"
@@ -77,20 +80,29 @@ def opens_with_notice_words(text: str, opening: int = 200) -> bool:
     return bool(NOTICE_WORDS.search(text.strip()[:opening]))
 
 
+# Words one of which every site note holds: looked for first, since most blocks hold none (a substring
+# test is far cheaper than the pattern).
+_SITE_NOTE_HINTS = ("cookie", "browser", "navegador", "navigateur", "przegl", "браузер", "comment", "subscri",
+                    "unlimited", "abonn", "suscri", "zaloguj", "подпиш", "εγγραφ")
+
+
 def opens_as_site_note(text: str, opening: int = 200) -> bool:
     """Whether a block's opening is the site talking to its reader (cookies, browser, comment rules,
     subscription)."""
-    return bool(SITE_NOTE.search(text.strip()[:opening]))
+    head = text.strip()[:opening].lower()
+    return any(hint in head for hint in _SITE_NOTE_HINTS) and bool(SITE_NOTE.search(head))
 
 
 _HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 PROSE_BESIDE = 80  # visible characters of a paragraph that is not a notice: a block holding one is more
 
 
-def is_notice_block(element: HtmlElement, opens: Callable[[str], bool]) -> bool:
+def is_notice_block(element: HtmlElement, opens: Callable[[str], bool], text: str | None = None) -> bool:
     """Whether a block is a notice: short, opening with a notice's phrase, and holding no paragraph of
-    prose that is not one (a wrapper whose first child is a notice is not a notice)."""
-    text = text_of(element)
+    prose that is not one (a wrapper whose first child is a notice is not a notice). Its text may be
+    passed in."""
+    if text is None:
+        text = text_of(element)
     if len(text) > NOTICE_TEXT * 3 or visible_length(text) > NOTICE_TEXT or not opens(text):
         return False
     first = next(iter(element), None)
