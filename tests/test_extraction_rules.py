@@ -115,6 +115,14 @@ def test_class_words_are_whole_words(label, comments, positive):
     assert (kind.comments, kind.positive) == (comments, positive)
 
 
+@pytest.mark.parametrize("label", ["below_body", "after_content", "above-article", "pre-content"])
+def test_a_place_beside_the_content_is_furniture(label):
+    from websearch_mcp.extract.labels import label_kind
+
+    kind = label_kind(label)
+    assert kind.negative and not kind.positive
+
+
 def test_text_is_fit_for_a_model():
     from websearch_mcp.extract import fit_for_model
 

@@ -61,6 +61,9 @@ _SHOWN_WIDE = re.compile(r"(?:^|\s)(?:\w+:(?:block|flex|grid|inline|table)|d-\w+
 _SWITCH_FIRST = frozenset({"has", "no", "with", "without", "is", "show", "hide", "overflow", "disable", "disabled",
                            "enable", "enabled", "feature", "features", "one", "two", "three", "toggle", "js", "not",
                            "allow", "highlight"})
+# A first word that makes a class name a place beside what follows it ("below_body", "after-content",
+# "above-article"): the page's furniture around the content, not the content.
+_PLACE_FIRST = frozenset({"below", "after", "before", "above", "under", "beneath", "pre", "outside"})
 _SWITCH_LAST = frozenset({"open", "closed", "enabled", "disabled", "on", "off", "active", "visible", "count"})
 _WORDS = re.compile(r"[a-z0-9]+")
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
@@ -93,6 +96,8 @@ def _token_flags(token: str) -> int:
     if (not words or words[0] in _SWITCH_FIRST or words[-1] in _SWITCH_LAST or len(spelled) >= 5
             or not _TAXONOMY.isdisjoint(words)):
         return 0
+    if words[0] in _PLACE_FIRST and len(words) > 1:
+        return _NEGATIVE
     text = " ".join(spelled)
     return ((_NEGATIVE if NEGATIVE.search(text) else 0)
             | (_COMMENTS if COMMENTS.search(" ".join(words) if words is not spelled else text) else 0)
