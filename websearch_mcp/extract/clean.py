@@ -136,7 +136,7 @@ def _inside_dropped(element: HtmlElement, root: HtmlElement, dropped: set[HtmlEl
 
 
 LEAD_CAPTION = 30  # visible characters that make the first figure's caption worth keeping
-TEASERS = 4  # repeated cards that make a teaser grid
+TEASERS = 3  # repeated cards that make a teaser grid (the box's own heading aside)
 TEASER_TEXT = 300  # characters: a card holding more is an entry of its own (a ticker, a slideshow)
 
 
@@ -153,11 +153,11 @@ def _keep_lead_caption(root: HtmlElement) -> None:
 
 
 def is_teaser_grid(element: HtmlElement) -> bool:
-    """Four or more cards alike, each a heading that links elsewhere and a line of teaser text: a list
-    of related stories, whatever share of the page's text it holds."""
+    """Three or more cards alike (the box's own heading aside), each a heading that links elsewhere and
+    a line of teaser text: a list of related stories, whatever share of the page's text it holds."""
     if len(element) < TEASERS:  # most elements: no need to list the children
         return False
-    cards = [child for child in element if isinstance(child.tag, str)]
+    cards = [child for child in element if isinstance(child.tag, str) and child.tag not in _HEADINGS]
     if len(cards) < TEASERS:
         return False
     signature = _signature(cards[0])
