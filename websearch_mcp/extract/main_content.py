@@ -441,6 +441,7 @@ def _with_siblings(best: HtmlElement, scores: Scores) -> list[HtmlElement]:
     chosen = []
     signature = _kin(best)
     lead = _lead_caption(parent, best)
+    opening = _opening_block(best, scores)
     for sibling in parent:
         if lead is not None and sibling is lead:
             caption = lead.find(".//figcaption")
@@ -458,9 +459,27 @@ def _with_siblings(best: HtmlElement, scores: Scores) -> list[HtmlElement]:
         if sibling is not best and _opens_as_notice(sibling):
             continue  # a disclaimer or a copyright line beside the article, in whatever language
         if sibling is best or (scores.subtree.get(sibling, 0.0) >= enough and link_density(sibling) < 0.3) \
-                or _is_prose(sibling, scores):
+                or _is_prose(sibling, scores) or sibling is opening:
             chosen.append(sibling)
     return _with_repeated_parents(parent, chosen, scores, threshold)
+
+
+def _opening_block(best: HtmlElement, scores: Scores) -> HtmlElement | None:
+    """The article's opening paragraph in a block of its own just before its body (no class saying it is
+    the lead), with nothing between them but a little text (an advertisement's label, a caption)."""
+    sibling = best.getprevious()
+    while sibling is not None:
+        text = text_of(sibling)
+        if visible_length(text) >= SIBLING_PROSE:
+            paragraphs = sibling.findall(".//p")
+            inside = sum(visible_length(text_of(p)) for p in paragraphs)
+            if (sibling.tag in ("div", "section") and paragraphs and inside >= 0.9 * visible_length(text)
+                    and text.rstrip().endswith(_STOPS) and link_density(sibling, text) < 0.25
+                    and not _in_furniture(sibling, scores)):
+                return sibling
+            return None
+        sibling = sibling.getprevious()
+    return None
 
 
 def _opens_as_notice(element: HtmlElement) -> bool:
