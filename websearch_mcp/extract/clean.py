@@ -8,7 +8,7 @@ import lxml.html
 from lxml import etree
 
 from websearch_mcp.extract.labels import kind_of
-from websearch_mcp.extract.notices import is_notice_block, opens_as_site_note
+from websearch_mcp.extract.notices import is_notice_block, opens_as_notice, opens_as_site_note
 from websearch_mcp.extract.text import link_density, linked_length, text_of, visible_length
 
 TYPE_CHECKING = False
@@ -203,7 +203,7 @@ def _is_furniture(element: HtmlElement, total: int, runs: dict[tuple[HtmlElement
         return True  # comments go however long they are (but a thread's replies are its content)
     if is_notice_block(element, opens_as_site_note, text):
         return True  # the site's note to its reader: cookies, an old browser, comment rules, an offer
-    if size >= total * 0.4:
+    if size >= total * 0.4 and not (kind.negative and is_notice_block(element, opens_as_notice, text)):
         return False  # whatever its name says, an element holding this much of the text is the article
     tag = element.tag
     if tag in _ALWAYS_DROP:

@@ -22,6 +22,7 @@ NEGATIVE = re.compile(
     r"popup|modal|banner|outbrain|taboola|tags?|keywords|more stories|trending|popular|byline|author|"
     r"toolbar|pagination|pager|nav|navbar|navigation|menu|masthead|footer|header|skip|caption|"
     r"credit|shoutbox|skyscraper|shopping|footnote|meta|contact|combx|rating|reply|respond|signature|"
+    r"legal|disclaimer|copyright|privacy|imprint|"
     # the same furniture in German, French, Spanish, Polish, Russian (transliterated) and Chinese (pinyin)
     r"teaser|weiterlesen|verwandte?|aehnliche|werbung|anzeigen?|fusszeile|kopfzeile|seitenleiste|teilen|"
     r"empfehlung\w*|impressum|datenschutz|kommentare?|partage|publicite|pied|entete|annonces?|"

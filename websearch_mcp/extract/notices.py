@@ -16,7 +16,8 @@ if TYPE_CHECKING:
 # Phrases that only notices use: rights reserved, disclaimers of responsibility, reprint rules, the
 # site's use of cookies, a company's registration.
 _NOTICE_ONLY = (
-    r"all rights reserved|opinions expressed|not responsible for the content|"
+    r"all rights reserved|opinions expressed|not responsible for the content|editors['’] code|"
+    r"press standards organisation|complaints policy|editorial complaints|"
     # who owns the site: a company's registration
     r"registered (?:company|address|office)|registered in england|company (?:number|no)|vat (?:number|no|reg)|"
     r"handelsregister|ust-idnr|amtsgericht|siret|capital social|nip:|krs:|инн|огрн|"
