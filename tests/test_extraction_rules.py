@@ -107,6 +107,7 @@ def test_a_data_island_of_labels_is_not_content():
     ("singlepost nocomments", False, False),
     ("post-wrap isCommentable", False, True), ("commentsList", True, False), ("comment-body", True, True),
     ("tabContent tabContentActive", False, False), ("RichTextArticleBody-body", False, True),
+    ("sxolia", True, False), ("komentare-list", True, False),
 ])
 def test_class_words_are_whole_words(label, comments, positive):
     from websearch_mcp.extract.labels import label_kind

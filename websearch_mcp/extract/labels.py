@@ -42,8 +42,8 @@ POSITIVE = re.compile(
 # ("commentlist", "commentbody", German "Kommentarbereich"); not one that ends with it ("nocomments",
 # "tonecomment"), nor "commentary", "commentator" or "commentisfree".
 COMMENTS = re.compile(
-    _EDGE + r"(?:comment(?!ary|ator|isfree)\w*|disqus\w*|kommentar\w*|commentaires?|comentarios?|komentarz\w*|"
-    r"kommentarii|pinglun|respond|reply|replies|antworten|reponses|respuestas|odpowiedzi)" + _END,
+    _EDGE + r"(?:comment(?!ary|ator|isfree)\w*|disqus\w*|kommentar\w*|commentaires?|comentarios?|komentar\w*|"
+    r"sxolia|scholia|kommentarii|pinglun|respond|reply|replies|antworten|reponses|respuestas|odpowiedzi)" + _END,
     re.IGNORECASE)
 # Lists of citations (Wikipedia's `references`, `reflist`): part of the article around them, never the
 # article itself, however many entries they hold.
