@@ -285,6 +285,30 @@ def hand_made_classes(names: list[str]) -> None:
             ok = all(w in text for w in rule["wanted"]) and not any(w in text for w in rule["unwanted"])
             cells.append("pass" if ok else "FAIL")
         print(f"  {page:<44}" + "".join(f"{cell:<18}" for cell in cells))
+    _pages_in_many_languages(names)
+
+
+def _pages_in_many_languages(names: list[str]) -> None:
+    """The same classes on forty pages in twelve languages (fixtures/handmade/extraction-languages):
+    how many each extractor passes, and which ours fails."""
+    import json
+
+    folder = ROOT / "fixtures" / "handmade" / "extraction-languages"
+    expected = json.loads((folder / "expectations.json").read_text())
+    passed = dict.fromkeys(names, 0)
+    failed: list[str] = []
+    for page, rule in sorted(expected.items()):
+        html = (folder / page).read_text()
+        for name in names:
+            text = " ".join(_safe(name, html, "https://example.org/some/article").replace("**", "").split())
+            if all(w in text for w in rule["wanted"]) and not any(w in text for w in rule["unwanted"]):
+                passed[name] += 1
+            elif name == names[0]:
+                failed.append(page)
+    print(f"\nthe same classes on {len(expected)} pages in twelve languages: "
+          + ", ".join(f"{name} {count}/{len(expected)}" for name, count in passed.items()))
+    if failed:
+        print(f"  {names[0]} fails: {', '.join(failed)}")
 
 
 def main() -> int:

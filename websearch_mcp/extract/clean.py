@@ -9,6 +9,7 @@ from lxml import etree
 
 from websearch_mcp.extract.labels import kind_of
 from websearch_mcp.extract.notices import is_notice_block, opens_as_notice, opens_as_site_note
+from websearch_mcp.extract.replies import mark_titled_comments
 from websearch_mcp.extract.text import link_density, linked_length, text_of, visible_length
 
 TYPE_CHECKING = False
@@ -41,6 +42,7 @@ def drop_junk(tree: HtmlElement) -> None:
         if len(noscript.text_content().strip()) >= NOSCRIPT_CONTENT:
             noscript.tag = "div"
     etree.strip_elements(tree, *JUNK_TAGS, etree.Comment, etree.ProcessingInstruction, with_tail=False)
+    mark_titled_comments(tree)
     hidden = list(dict.fromkeys(a.getparent() for a in _MAYBE_HIDDEN(tree) if _is_hidden(a.getparent())))
     if not hidden:
         return

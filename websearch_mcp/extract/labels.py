@@ -28,7 +28,10 @@ NEGATIVE = re.compile(
     r"empfehlung\w*|impressum|datenschutz|kommentare?|partage|publicite|pied|entete|annonces?|"
     r"liens?|recommandes|commentaires|compartir|publicidad|relacionad\w*|cabecera|anuncios?|comentarios|"
     r"reklamy?|powiazane|stopka|naglowek|udostepnij|komentarze|kommentarii|pohozhie|podval|"
-    r"guanggao|xiangguan|tuijian|daohang|pinglun|yejiao|remen)" + _END,
+    r"guanggao|xiangguan|tuijian|daohang|pinglun|yejiao|remen|"
+    # Dutch, Portuguese, Italian, Turkish; an author's box spelled as in German, Spanish and Polish; an app
+    r"gerelateerd|advertentie|voettekst|rodape|lateral|publicidade|correlati|pubblicita|reklam|ilgili|benzer|"
+    r"kvkk|autor|app download|download app)" + _END,
     re.IGNORECASE)
 # Words of the article itself; each earns a candidate 25 points.
 POSITIVE = re.compile(
@@ -36,14 +39,17 @@ POSITIVE = re.compile(
     r"body|main|text|prose|blog|page|articlebody|storybody|entrycontent|"
     # the article in German, French, Spanish, Polish, Russian (transliterated) and Chinese (pinyin)
     r"inhalt|artikel\w*|beitrag\w*|haupttext|texte|contenu|corps|contenido|articulo|cuerpo|noticia|"
-    r"tresc|tekst|artykul\w*|statya|stati|zhengwen|neirong|wenzhang)" + _END,
+    r"tresc|tekst|artykul\w*|statya|stati|zhengwen|neirong|wenzhang|"
+    # Dutch, Portuguese, Italian, Turkish
+    r"inhoud|bericht|nieuwsbericht|conteudo|materia|contenuto|articolo|testo|icerik|haber|metin)" + _END,
     re.IGNORECASE)
 # Comment sections: nothing inside them is the article. Words, and compounds that start with the word
 # ("commentlist", "commentbody", German "Kommentarbereich"); not one that ends with it ("nocomments",
 # "tonecomment"), nor "commentary", "commentator" or "commentisfree".
 COMMENTS = re.compile(
     _EDGE + r"(?:comment(?!ary|ator|isfree)\w*|disqus\w*|kommentar\w*|commentaires?|comentarios?|komentar\w*|"
-    r"sxolia|scholia|kommentarii|pinglun|respond|reply|replies|antworten|reponses|respuestas|odpowiedzi)" + _END,
+    r"sxolia|scholia|kommentarii|comm|reacties|reactie|yorum\w*|otzyv\w*|"
+    r"pinglun|respond|reply|replies|antworten|reponses|respuestas|odpowiedzi)" + _END,
     re.IGNORECASE)
 # Lists of citations (Wikipedia's `references`, `reflist`): part of the article around them, never the
 # article itself, however many entries they hold.
@@ -123,7 +129,7 @@ _NEUTRAL = NEUTRAL
 
 # The lead of an article (standfirst, intro, summary) in a block of its own before the body.
 LEAD = re.compile(r"(?:^|[\s_-])(?:lead|leadin|lede|standfirst|intro|introduction|summary|dek|deck|kicker|"
-                  r"abstract|chapeau|chapo|sapo|vorspann|einleitung|entradilla|sumario|zajawka|lid)(?:$|[\s_-])",
+                  r"abstract|chapeau|chapo|sapo|vorspann|einleitung|entradilla|sumario|zajawka|lid|spot|ozet)(?:$|[\s_-])",
                   re.IGNORECASE)
 
 

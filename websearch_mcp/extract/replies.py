@@ -195,3 +195,74 @@ def are_posts(elements: list[HtmlElement]) -> bool:
 def signature(element: HtmlElement) -> tuple[str, str]:
     """Tag and class: what makes blocks alike."""
     return element.tag, element.get("class", "")
+
+
+# A title that names the comments below it, with or without their count: "Comments (3)", "12 thoughts"
+# aside, "Kommentare", "Reacties", "评论(5)".
+COMMENTS_TITLE = re.compile(
+    r"^\W*(?:\d+\s*)?(?:comments?|kommentare?|commenti|commentaires?|comentarios?|comentários|komentarze?|"
+    r"komentáře|reacties|reacciones|reactions?|responses|yorumlar|комментари[йи]|отзывы|σχόλια|"
+    r"评论|評論|留言|コメント)\s*[(\[]?\s*\d*\s*[)\]]?\W*$",
+    re.IGNORECASE)
+TITLE_TEXT = 30  # characters: a title is this short
+_TITLE_TAGS = frozenset({"h2", "h3", "h4", "h5", "h6", "div", "span", "p", "strong", "b", "dt"})
+_SECTION_TAGS = frozenset({"div", "section", "table", "ul", "ol", "dl", "aside"})
+
+
+def mark_titled_comments(root: HtmlElement) -> None:
+    """Comment sections known only by their title (no class or id says so): the block a title such as
+    "Kommentare" opens, or the block right after it, when its rows are replies (alike, with names and
+    dates, or a short name before a longer text each). They are marked with the class word "comments",
+    so that every rule that knows comment sections knows these. A title that is a link ("Comments"
+    jumping to them) opens nothing."""
+    for title in root.iter(*_TITLE_TAGS):
+        text = title.text_content()
+        if len(text) > TITLE_TEXT * 2 or not COMMENTS_TITLE.match(" ".join(text.split())):
+            continue
+        if title.find(".//a") is not None or any(a.tag == "a" for a in title.iterancestors()):
+            continue
+        parent = title.getparent()
+        if parent is not None and parent.tag in _SECTION_TAGS and _first_child(parent) is title:
+            section = parent
+        else:
+            section = title.getnext()
+        if section is not None and section.tag in _SECTION_TAGS and _rows_are_replies(section, title):
+            section.set("class", f"{section.get('class') or ''} comments".strip())
+
+
+def _first_child(element: HtmlElement) -> HtmlElement | None:
+    return next((child for child in element if isinstance(child.tag, str)), None)
+
+
+REPLY_ROWS = 3
+ROWS_SHARE = 0.7  # of a section's text: its rows alike hold at least this much
+
+
+def _rows_are_replies(section: HtmlElement, title: HtmlElement) -> bool:
+    """Whether a section (the title aside) is rows alike that hold most of its text, and the rows are
+    replies: names and dates more than once ("wrote", a date, a time), or each a short name before a
+    longer text."""
+    rows = [row for row in section if isinstance(row.tag, str) and row is not title]
+    total = visible_length(section.text_content()) - visible_length(title.text_content())
+    if len(rows) == 1 or (rows and rows[0].tag in ("tbody", "ul", "ol", "dl", "table") and len(rows) <= 2):
+        rows = [row for row in rows[0] if isinstance(row.tag, str)]  # the one list or table inside
+        if rows and rows[0].tag == "tbody":
+            rows = [row for row in rows[0] if isinstance(row.tag, str)]
+    counts: dict[tuple[str, str], list[HtmlElement]] = {}
+    for row in rows:
+        counts.setdefault(signature(row), []).append(row)
+    alike = max(counts.values(), key=len, default=[])
+    if len(alike) < REPLY_ROWS or sum(visible_length(r.text_content()) for r in alike) < ROWS_SHARE * total:
+        return False
+    signed = len(_SIGNED.findall(" ".join(section.itertext())))
+    named = sum(1 for row in alike if _name_then_text(row))
+    return signed >= SIGNED_REPLIES or named >= REPLY_ROWS
+
+
+SIGNED_REPLIES = 2
+
+
+def _name_then_text(row: HtmlElement) -> bool:
+    parts = [part for part in row if isinstance(part.tag, str)]
+    return len(parts) >= 2 and visible_length(parts[0].text_content()) <= TITLE_TEXT < visible_length(
+        parts[-1].text_content())
