@@ -251,6 +251,8 @@ def _repeated_content(element: HtmlElement, total: int, runs: dict[tuple[HtmlEle
         if parent is None:
             continue
         signature = _signature(block)
+        if not block.get("class"):
+            continue  # blocks alike by their tag alone (a page's header, content and footer <div>s) are no run
         key = (parent, signature)
         if key not in runs:
             peers = [sibling for sibling in parent if _signature(sibling) == signature]

@@ -52,7 +52,8 @@ _SITE_NOTE = (
     r"подпишитесь|ваш браузер устарел|"
     r"εγγραφείτε συνδρομητές|ο browser σας")
 # Chinese and Japanese (no word edges): rights reserved, "does not represent this site", no reprint.
-_NOTICE_CJK = r"版权所有|版權所有|不代表本站|未经授权|未經授權|無断転載|禁止转载"
+_NOTICE_CJK = (r"版权所有|版權所有|不代表本站|未经授权|未經授權|無断転載|禁止转载|"
+               r"下载.{0,12}客户端|下載.{0,12}客戶端|扫描.{0,6}二维码|掃描.{0,6}二維碼|アプリをダウンロード")
 # Words that notices use and an article's paragraph may too (an article about copyright law).
 _NOTICE_LIKELY = (r"copyright|powered by|licensed under|no comments yet|quick links|cookies? to|sign in|"
                   r"create an account")
