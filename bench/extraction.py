@@ -289,7 +289,7 @@ def hand_made_classes(names: list[str]) -> None:
 
 
 def _pages_in_many_languages(names: list[str]) -> None:
-    """The same classes on forty pages in twelve languages (fixtures/handmade/extraction-languages):
+    """The same classes on eighty pages in twenty-one languages (fixtures/handmade/extraction-languages):
     how many each extractor passes, and which ours fails."""
     import json
 
@@ -305,7 +305,8 @@ def _pages_in_many_languages(names: list[str]) -> None:
                 passed[name] += 1
             elif name == names[0]:
                 failed.append(page)
-    print(f"\nthe same classes on {len(expected)} pages in twelve languages: "
+    languages = len({rule["language"] for rule in expected.values()})
+    print(f"\nthe same classes on {len(expected)} pages in {languages} languages: "
           + ", ".join(f"{name} {count}/{len(expected)}" for name, count in passed.items()))
     if failed:
         print(f"  {names[0]} fails: {', '.join(failed)}")

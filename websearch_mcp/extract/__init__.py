@@ -225,6 +225,7 @@ def _second_opinion(html: str, url: str | None, thread: bool, first: str) -> str
 def _other_opinion(html: str, url: str | None, thread: bool, plain: bool) -> str | None:
     tree = parse_html(html)
     drop_junk(tree)
+    _drop_furniture_tags(tree)  # an author's bio in the sidebar is no second opinion on a short post
     if not plain:
         for element in main_elements(tree, thread):
             if element.getparent() is not None:
@@ -236,6 +237,17 @@ def _other_opinion(html: str, url: str | None, thread: bool, plain: bool) -> str
     for element in elements:
         prune(element, host, thread)
     return render_all(elements, url)
+
+
+FURNITURE_TAGS = ("aside", "nav", "footer")
+
+
+def _drop_furniture_tags(tree: lxml.html.HtmlElement) -> None:
+    """Sidebars, menus and footers go, unless one holds the page's <article> or <main> (broken markup
+    that closed one around the article)."""
+    for element in list(tree.iter(*FURNITURE_TAGS)):
+        if element.getparent() is not None and next(element.iter("article", "main"), None) is None:
+            drop(element)
 
 
 def _better(other: str, first: str) -> bool:

@@ -210,8 +210,8 @@ def _is_furniture(element: HtmlElement, total: int, runs: dict[tuple[HtmlElement
     tag = element.tag
     if tag in _ALWAYS_DROP:
         return True
-    if (kind.negative and not kind.positive and not _repeated_content(element, total, runs)) or (
-            tag == "header" and size < total * 0.2):
+    if (kind.negative and not kind.positive and not _repeated_content(element, total, runs)
+            and not _is_lead_paragraph(element, text)) or (tag == "header" and size < total * 0.2):
         return True
     # a heading that links to itself (`<h2><a href="#part-2">`) is a heading, not a link to elsewhere
     if (tag in _LISTS and link_density(element, text, anchors=tag not in _HEADINGS) > 0.5
@@ -226,6 +226,17 @@ def _is_furniture(element: HtmlElement, total: int, runs: dict[tuple[HtmlElement
         if size < 100 and tag != "p" and element.find(".//time") is not None:
             return True
     return False
+
+
+LEAD_PARAGRAPH = 50  # visible characters of a sentence that make a "teaser" paragraph in the article its lead
+
+
+def _is_lead_paragraph(element: HtmlElement, text: str) -> bool:
+    """A paragraph inside the article that a class calls its "teaser" (as German sites mark the lead):
+    a sentence without links, not a teaser of another page."""
+    return (element.tag == "p" and "teaser" in (element.get("class") or "").lower()
+            and visible_length(text) >= LEAD_PARAGRAPH and text.rstrip().endswith((".", "!", "?", "…"))
+            and link_density(element, text) == 0.0)
 
 
 def _items_are_sentences(element: HtmlElement) -> bool:

@@ -31,7 +31,7 @@ NEGATIVE = re.compile(
     r"guanggao|xiangguan|tuijian|daohang|pinglun|yejiao|remen|"
     # Dutch, Portuguese, Italian, Turkish; an author's box spelled as in German, Spanish and Polish; an app
     r"gerelateerd|advertentie|voettekst|rodape|lateral|publicidade|correlati|pubblicita|reklam|ilgili|benzer|"
-    r"kvkk|autor|app download|download app)" + _END,
+    r"kvkk|autor|app download|download app|fuss|about me|sobre mim|sobre mi|uber mich|o mnie)" + _END,
     re.IGNORECASE)
 # Words of the article itself; each earns a candidate 25 points.
 POSITIVE = re.compile(
@@ -48,7 +48,8 @@ POSITIVE = re.compile(
 # "tonecomment"), nor "commentary", "commentator" or "commentisfree".
 COMMENTS = re.compile(
     _EDGE + r"(?:comment(?!ary|ator|isfree)\w*|disqus\w*|kommentar\w*|commentaires?|comentarios?|komentar\w*|"
-    r"sxolia|scholia|kommentarii|comm|reacties|reactie|yorum\w*|otzyv\w*|"
+    r"sxolia|scholia|kommentarii|comm|reacties|reactie|yorum\w*|otzyv\w*|opiniones|opinioes|"
+    r"bewertungen|recensioni|recenzje|binh luan|"
     r"pinglun|respond|reply|replies|antworten|reponses|respuestas|odpowiedzi)" + _END,
     re.IGNORECASE)
 # Lists of citations (Wikipedia's `references`, `reflist`): part of the article around them, never the

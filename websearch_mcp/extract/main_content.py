@@ -106,9 +106,9 @@ class Scores:
             kind = NEUTRAL if self.plain else kind_of(element)
             comments = kind.comments and not self.thread
             factor = 0.0 if comments or kind.citations else 0.3 if kind.negative and not kind.positive else 1.0
-            if not self.plain and factor and _is_page_footer(element):
+            if factor and _is_page_footer(element):  # a tag, not a class word: read in plain passes too
                 factor = 0.1  # the page's footer: its notices are never the article, however long
-            elif not self.plain and factor and _is_furniture_element(element):
+            elif factor and _is_furniture_element(element):
                 factor = min(factor, 0.3)
             if self.thread and kind.comments:
                 factor = 1.0

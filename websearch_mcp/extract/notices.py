@@ -18,6 +18,10 @@ if TYPE_CHECKING:
 _NOTICE_ONLY = (
     r"all rights reserved|opinions expressed|not responsible for the content|editors['’] code|"
     r"press standards organisation|complaints policy|editorial complaints|"
+    # accessibility statements and a listed company's forward-looking statements
+    r"accessibility statement|erklärung zur barrierefreiheit|déclaration d['’]accessibilité|"
+    r"declaración de accesibilidad|dichiarazione di accessibilità|forward-looking statements|"
+    r"dichiarazioni previsionali|déclarations prospectives|zukunftsgerichtete aussagen|declaraciones prospectivas|"
     # who owns the site: a company's registration
     r"registered (?:company|address|office)|registered in england|company (?:number|no)|vat (?:number|no|reg)|"
     r"handelsregister|ust-idnr|amtsgericht|siret|capital social|nip:|krs:|инн|огрн|"

@@ -201,8 +201,9 @@ def signature(element: HtmlElement) -> tuple[str, str]:
 # aside, "Kommentare", "Reacties", "评论(5)".
 COMMENTS_TITLE = re.compile(
     r"^\W*(?:\d+\s*)?(?:comments?|kommentare?|commenti|commentaires?|comentarios?|comentários|komentarze?|"
-    r"komentáře|reacties|reacciones|reactions?|responses|yorumlar|комментари[йи]|отзывы|σχόλια|"
-    r"评论|評論|留言|コメント)\s*[(\[]?\s*\d*\s*[)\]]?\W*$",
+    r"komentáře|komentar|reacties|reacciones|reactions?|responses|reviews|opiniones|avis|bewertungen|"
+    r"yorumlar|комментари[йи]|коментар[іі]|отзывы|σχόλια|ý kiến bạn đọc|bình luận|"
+    r"评论|評論|留言|コメント|댓글)\s*[(\[]?\s*\d*\s*[)\]]?\W*$",
     re.IGNORECASE)
 TITLE_TEXT = 30  # characters: a title is this short
 _TITLE_TAGS = frozenset({"h2", "h3", "h4", "h5", "h6", "div", "span", "p", "strong", "b", "dt"})
