@@ -225,8 +225,8 @@ def _second_opinion(html: str, url: str | None, thread: bool, first: str) -> str
 def _other_opinion(html: str, url: str | None, thread: bool, plain: bool) -> str | None:
     tree = parse_html(html)
     drop_junk(tree)
-    _drop_furniture_tags(tree)  # an author's bio in the sidebar is no second opinion on a short post
     if not plain:
+        _drop_furniture_tags(tree)  # an author's bio in the sidebar is no second opinion on a short post
         for element in main_elements(tree, thread):
             if element.getparent() is not None:
                 drop(element)
