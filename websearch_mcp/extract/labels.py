@@ -49,7 +49,7 @@ POSITIVE = re.compile(
 COMMENTS = re.compile(
     _EDGE + r"(?:comment(?!ary|ator|isfree)\w*|disqus\w*|kommentar\w*|commentaires?|comentarios?|komentar\w*|"
     r"sxolia|scholia|kommentarii|comm|reacties|reactie|yorum\w*|otzyv\w*|opiniones|opinioes|"
-    r"bewertungen|recensioni|recenzje|binh luan|"
+    r"bewertungen|recensioni|recenzje|binh luan|diskuse|diskuze|prispev\w*|guestbook|gaestebuch|gastebuch|"
     r"pinglun|respond|reply|replies|antworten|reponses|respuestas|odpowiedzi)" + _END,
     re.IGNORECASE)
 # Lists of citations (Wikipedia's `references`, `reflist`): part of the article around them, never the
