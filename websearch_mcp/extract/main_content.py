@@ -92,6 +92,7 @@ class Scores:
         self.thread = thread  # a forum thread or Q&A page: its replies are the content, not furniture
         self.plain = plain  # class and id words ignored: where the text is, and nothing else, decides
         self.holds_main = {ancestor for main in root.iter("main") for ancestor in main.iterancestors()}
+        self.roled = {e: e.get("role") for e in _FURNITURE_ROLED(root)}  # few pages have any: looked up once
         self.readability: dict[HtmlElement, float] = {}
         self.paragraphs: dict[HtmlElement, int] = {}
         self.subtree: dict[HtmlElement, float] = {}
@@ -106,10 +107,11 @@ class Scores:
             kind = NEUTRAL if self.plain else kind_of(element)
             comments = kind.comments and not self.thread
             factor = 0.0 if comments or kind.citations else 0.3 if kind.negative and not kind.positive else 1.0
-            if factor and _is_page_footer(element):  # a tag, not a class word: read in plain passes too
-                factor = 0.1  # the page's footer: its notices are never the article, however long
-            elif factor and _is_furniture_element(element):
-                factor = min(factor, 0.3)
+            if factor and (element.tag in _FURNITURE_TAGS or element in self.roled):
+                # a tag or a role, not a class word (read in plain passes too): the page's footer, whose
+                # notices are never the article, counts a tenth; a sidebar, a menu, an article's footer a third
+                footer = _is_page_footer(element, self.roled.get(element))
+                factor = 0.1 if footer else min(factor, 0.3)
             if self.thread and kind.comments:
                 factor = 1.0
             if element.tag == "a" and element.get("href") and len(element.text_content()) < LINK_CARD_MAX:
@@ -158,18 +160,13 @@ class Scores:
 
 
 _FURNITURE_TAGS = frozenset({"aside", "nav", "footer"})
-_FURNITURE_ROLES = frozenset({"complementary", "navigation"})
+# Elements whose ARIA role says they are the page's footer, a sidebar or a menu.
+_FURNITURE_ROLED = etree.XPath("//*[@role='contentinfo' or @role='complementary' or @role='navigation']")
 
 
-def _is_furniture_element(element: HtmlElement) -> bool:
-    """An element whose tag or ARIA role says it is furniture (a sidebar, a menu, an article's footer of
-    tags and sharing links)."""
-    return element.tag in _FURNITURE_TAGS or element.get("role") in _FURNITURE_ROLES
-
-
-def _is_page_footer(element: HtmlElement) -> bool:
+def _is_page_footer(element: HtmlElement, role: str | None) -> bool:
     """The page's own footer (an article's <footer>, with its tags and byline, is the article's)."""
-    if element.get("role") == "contentinfo":
+    if role == "contentinfo":
         return True
     return element.tag == "footer" and not any(a.tag in ("article", "main") for a in element.iterancestors())
 

@@ -95,8 +95,8 @@ _SITE_NOTE_HINTS = ("cookie", "browser", "navegador", "navigateur", "przegl", "Ð
 def opens_as_site_note(text: str, opening: int = 200) -> bool:
     """Whether a block's opening is the site talking to its reader (cookies, browser, comment rules,
     subscription)."""
-    head = text.strip()[:opening].lower()
-    return any(hint in head for hint in _SITE_NOTE_HINTS) and bool(SITE_NOTE.search(head))
+    head = text.lstrip()[:opening].lower()
+    return any(hint in head for hint in _SITE_NOTE_HINTS) and SITE_NOTE.search(head) is not None
 
 
 _HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})

@@ -206,7 +206,8 @@ COMMENTS_TITLE = re.compile(
     r"评论|評論|留言|コメント|댓글)\s*[(\[]?\s*\d*\s*[)\]]?\W*$",
     re.IGNORECASE)
 TITLE_TEXT = 30  # characters: a title is this short
-_TITLE_TAGS = frozenset({"h2", "h3", "h4", "h5", "h6", "div", "span", "p", "strong", "b", "dt"})
+_HEADING_TAGS = frozenset({"h2", "h3", "h4", "h5", "h6", "dt"})
+_TITLE_TAGS = frozenset({*_HEADING_TAGS, "div", "span", "p", "strong", "b"})
 _SECTION_TAGS = frozenset({"div", "section", "table", "ul", "ol", "dl", "aside"})
 
 
@@ -217,8 +218,15 @@ def mark_titled_comments(root: HtmlElement) -> None:
     so that every rule that knows comment sections knows these. A title that is a link ("Comments"
     jumping to them) opens nothing."""
     for title in root.iter(*_TITLE_TAGS):
-        text = title.text_content()
-        if len(text) > TITLE_TEXT * 2 or not COMMENTS_TITLE.match(" ".join(text.split())):
+        if title.tag in _HEADING_TAGS:
+            if len(title) > 3:
+                continue
+            text = title.text_content()
+        elif len(title):
+            continue  # a title in a <div>, <span> or <p> is a leaf: its own text (no walk of a subtree)
+        else:
+            text = title.text or ""
+        if not text or len(text) > TITLE_TEXT * 2 or not COMMENTS_TITLE.match(" ".join(text.split())):
             continue
         if title.find(".//a") is not None or any(a.tag == "a" for a in title.iterancestors()):
             continue
