@@ -203,7 +203,7 @@ def _is_furniture(element: HtmlElement, total: int, runs: dict[tuple[HtmlElement
     kind = kind_of(element)
     if kind.comments and not thread:
         return True  # comments go however long they are (but a thread's replies are its content)
-    if is_notice_block(element, opens_as_site_note, text):
+    if size >= SITE_NOTE_MIN and element.tag in _NOTE_TAGS and is_notice_block(element, opens_as_site_note, text):
         return True  # the site's note to its reader: cookies, an old browser, comment rules, an offer
     if size >= total * 0.4 and not (kind.negative and is_notice_block(element, opens_as_notice, text)):
         return False  # whatever its name says, an element holding this much of the text is the article
@@ -228,6 +228,8 @@ def _is_furniture(element: HtmlElement, total: int, runs: dict[tuple[HtmlElement
     return False
 
 
+SITE_NOTE_MIN = 20  # characters: a shorter block is no site note ("Cookies" alone is a menu entry)
+_NOTE_TAGS = frozenset({"div", "section", "aside", "p", "form", "table", "header", "footer"})  # blocks that hold one
 LEAD_PARAGRAPH = 50  # visible characters of a sentence that make a "teaser" paragraph in the article its lead
 
 

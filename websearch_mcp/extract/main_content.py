@@ -92,7 +92,6 @@ class Scores:
         self.thread = thread  # a forum thread or Q&A page: its replies are the content, not furniture
         self.plain = plain  # class and id words ignored: where the text is, and nothing else, decides
         self.holds_main = {ancestor for main in root.iter("main") for ancestor in main.iterancestors()}
-        self.roled = {e: e.get("role") for e in _FURNITURE_ROLED(root)}  # few pages have any: looked up once
         self.readability: dict[HtmlElement, float] = {}
         self.paragraphs: dict[HtmlElement, int] = {}
         self.subtree: dict[HtmlElement, float] = {}
@@ -107,11 +106,11 @@ class Scores:
             kind = NEUTRAL if self.plain else kind_of(element)
             comments = kind.comments and not self.thread
             factor = 0.0 if comments or kind.citations else 0.3 if kind.negative and not kind.positive else 1.0
-            if factor and (element.tag in _FURNITURE_TAGS or element in self.roled):
+            role = element.get("role") if factor else None
+            if factor and (element.tag in _FURNITURE_TAGS or role in _FURNITURE_ROLES):
                 # a tag or a role, not a class word (read in plain passes too): the page's footer, whose
                 # notices are never the article, counts a tenth; a sidebar, a menu, an article's footer a third
-                footer = _is_page_footer(element, self.roled.get(element))
-                factor = 0.1 if footer else min(factor, 0.3)
+                factor = 0.1 if _is_page_footer(element, role) else min(factor, 0.3)
             if self.thread and kind.comments:
                 factor = 1.0
             if element.tag == "a" and element.get("href") and len(element.text_content()) < LINK_CARD_MAX:
@@ -160,8 +159,8 @@ class Scores:
 
 
 _FURNITURE_TAGS = frozenset({"aside", "nav", "footer"})
-# Elements whose ARIA role says they are the page's footer, a sidebar or a menu.
-_FURNITURE_ROLED = etree.XPath("//*[@role='contentinfo' or @role='complementary' or @role='navigation']")
+# ARIA roles of the page's footer, a sidebar and a menu.
+_FURNITURE_ROLES = frozenset({"contentinfo", "complementary", "navigation"})
 
 
 def _is_page_footer(element: HtmlElement, role: str | None) -> bool:
@@ -349,7 +348,7 @@ def _prose_over_list(best: HtmlElement, ranked: list[HtmlElement], scores: Score
     """When the winner is a list without a sentence of prose (a "top 10" box, an award list, a list of
     headlines) and another candidate holds paragraphs of sentences, those paragraphs are the article:
     a list outscores a short article only by the number of its items."""
-    if _prose_length(best) or not _mostly_list_items(best):
+    if _has_prose(best) or not _mostly_list_items(best):
         return None
     rivals = [c for c in ranked if c is not best and scores.final(c) > 0 and _prose_length(c) >= LIST_RIVAL_PROSE
               and not _related(c, best) and not _in_furniture(c, scores)]
@@ -377,16 +376,21 @@ def _mostly_list_items(element: HtmlElement) -> bool:
     return total > 0 and listed >= LIST_SHARE * total and titles >= LIST_SHARE * len(items)
 
 
+def _has_prose(element: HtmlElement) -> bool:
+    """Whether one of the element's paragraphs reads as a sentence (the first found is enough)."""
+    return any(_is_sentence(paragraph) for paragraph in element.iter("p"))
+
+
+def _is_sentence(paragraph: HtmlElement) -> bool:
+    text = text_of(paragraph)
+    return (visible_length(text) >= SIBLING_PROSE and text.rstrip().endswith(_STOPS)
+            and link_density(paragraph, text) < 0.25)
+
+
 def _prose_length(element: HtmlElement) -> int:
     """Visible characters of the element's paragraphs that read as sentences (long enough, few links,
     ending with a stop)."""
-    total = 0
-    for paragraph in element.iter("p"):
-        text = text_of(paragraph)
-        size = visible_length(text)
-        if size >= SIBLING_PROSE and text.rstrip().endswith(_STOPS) and link_density(paragraph, text) < 0.25:
-            total += size
-    return total
+    return sum(visible_length(text_of(paragraph)) for paragraph in element.iter("p") if _is_sentence(paragraph))
 
 
 _STOPS = (".", "!", "?", "…", "。", "！", "？", "\"", "”", "»", ")")
@@ -453,11 +457,11 @@ def _with_siblings(best: HtmlElement, scores: Scores) -> list[HtmlElement]:
             enough = min(enough, THREAD_REPLY)  # on a thread's page a short reply beside the post is a post
         elif sibling is not best and replies_within(sibling, scores):
             continue  # the replies below the article: its comments
-        if sibling is not best and _opens_as_notice(sibling):
-            continue  # a disclaimer or a copyright line beside the article, in whatever language
-        if sibling is best or (scores.subtree.get(sibling, 0.0) >= enough and link_density(sibling) < 0.3) \
-                or _is_prose(sibling, scores) or sibling is opening:
+        if sibling is best:
             chosen.append(sibling)
+        elif ((scores.subtree.get(sibling, 0.0) >= enough and link_density(sibling) < 0.3)
+                or _is_prose(sibling, scores) or sibling is opening) and not _opens_as_notice(sibling):
+            chosen.append(sibling)  # (not a disclaimer or a copyright line beside it, in whatever language)
     return _with_repeated_parents(parent, chosen, scores, threshold)
 
 

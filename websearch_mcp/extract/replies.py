@@ -207,7 +207,7 @@ COMMENTS_TITLE = re.compile(
     re.IGNORECASE)
 TITLE_TEXT = 30  # characters: a title is this short
 _HEADING_TAGS = frozenset({"h2", "h3", "h4", "h5", "h6", "dt"})
-_TITLE_TAGS = frozenset({*_HEADING_TAGS, "div", "span", "p", "strong", "b"})
+_TITLE_TAGS = frozenset({*_HEADING_TAGS, "div", "p"})
 _SECTION_TAGS = frozenset({"div", "section", "table", "ul", "ol", "dl", "aside"})
 
 
@@ -223,7 +223,7 @@ def mark_titled_comments(root: HtmlElement) -> None:
                 continue
             text = title.text_content()
         elif len(title):
-            continue  # a title in a <div>, <span> or <p> is a leaf: its own text (no walk of a subtree)
+            continue  # a title in a <div> or <p> is a leaf: its own text (no walk of a subtree)
         else:
             text = title.text or ""
         if not text or len(text) > TITLE_TEXT * 2 or not COMMENTS_TITLE.match(" ".join(text.split())):
