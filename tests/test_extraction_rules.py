@@ -165,3 +165,16 @@ def test_an_error_pages_message_beats_the_legal_notice_below_it():
             f"<ul class='sitemap'>{sitemap}</ul></body></html>")
     markdown = extract_page(html, "https://news.example.com/missing").markdown
     assert "could not find the page" in markdown and "All rights reserved" not in markdown
+
+
+@pytest.mark.parametrize(("title", "comments", "related"), [
+    ("Comments (3)", True, False), ("12 Comments", True, False), ("Kommentare", True, False),
+    ("Відгуки покупців (4)", True, False), ("评论(5)", True, False), ("Sổ lưu bút", True, False),
+    ("Imóveis semelhantes", False, True), ("Related posts", False, True),
+    ("Your comments", False, False), ("Comments are closed", False, False),
+    ("How to write comments in Python code", False, False),
+])
+def test_a_title_names_the_comments_or_the_list_below_it(title, comments, related):
+    from websearch_mcp.extract.replies import COMMENTS_TITLE, RELATED_TITLE
+
+    assert (bool(COMMENTS_TITLE.match(title)), bool(RELATED_TITLE.match(title))) == (comments, related)

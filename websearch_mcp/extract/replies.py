@@ -197,13 +197,22 @@ def signature(element: HtmlElement) -> tuple[str, str]:
     return element.tag, element.get("class", "")
 
 
-# A title that names the comments below it, with or without their count: "Comments (3)", "12 thoughts"
-# aside, "Kommentare", "Reacties", "评论(5)".
-COMMENTS_TITLE = re.compile(
-    r"^\W*(?:\d+\s*)?(?:comments?|kommentare?|commenti|commentaires?|comentarios?|comentários|komentarze?|"
+_COMMENT_WORDS = (
+    r"comments?|kommentare?|commenti|commentaires?|comentarios?|comentários|komentarze?|"
     r"komentáře|komentar|reacties|reacciones|reactions?|responses|reviews|opiniones|avis|bewertungen|"
-    r"yorumlar|комментари[йи]|коментар[іі]|отзывы|σχόλια|ý kiến bạn đọc|bình luận|"
-    r"评论|評論|留言|コメント|댓글)\s*[(\[]?\s*\d*\s*[)\]]?\W*$",
+    r"yorumlar|комментари[йи]|коментар[іі]|відгуки|отзывы|σχόλια|ý kiến bạn đọc|bình luận|sổ lưu bút|"
+    r"guestbook|gästebuch|livre d['’]or|libro de visitas|condolences|kondolenzen|μηνύματα συλλυπητηρίων|"
+    r"评论|評論|留言|コメント|댓글")
+# A title that names the comments below it, with or without their count and a word after it:
+# "Comments (3)", "Kommentare", "Відгуки покупців (4)", "评论(5)" (not "Your comments": a page of
+# readers' contributions is its content).
+COMMENTS_TITLE = re.compile(
+    rf"^\W*(?:\d+\s*)?(?:{_COMMENT_WORDS})(?:\s+[^\W\d]+)?\s*[(\[]?\s*\d*\s*[)\]]?\W*$",
+    re.IGNORECASE)
+# A title that names a list of other pages below it: "Related", "Similar properties", "Imóveis semelhantes".
+RELATED_TITLE = re.compile(
+    r"^\W*(?:[^\W\d]+\s+)?(?:related|similar|semelhantes|similares|ähnliche|simili|podobne|похожие|схожі|"
+    r"gerelateerd|benzer|相关|相關|関連)(?:\s+[^\W\d]+)?\W*$",
     re.IGNORECASE)
 TITLE_TEXT = 30  # characters: a title is this short
 _HEADING_TAGS = frozenset({"h2", "h3", "h4", "h5", "h6", "dt"})
@@ -215,8 +224,9 @@ def mark_titled_comments(root: HtmlElement) -> None:
     """Comment sections known only by their title (no class or id says so): the block a title such as
     "Kommentare" opens, or the block right after it, when its rows are replies (alike, with names and
     dates, or a short name before a longer text each). They are marked with the class word "comments",
-    so that every rule that knows comment sections knows these. A title that is a link ("Comments"
-    jumping to them) opens nothing."""
+    so that every rule that knows comment sections knows these; lists of other pages under a title such
+    as "Similar properties" (three or more cards alike) are marked "related". A title that is a link
+    ("Comments" jumping to them) opens nothing."""
     for title in root.iter(*_TITLE_TAGS):
         if title.tag in _HEADING_TAGS:
             if len(title) > 3:
@@ -226,7 +236,14 @@ def mark_titled_comments(root: HtmlElement) -> None:
             continue  # a title in a <div> or <p> is a leaf: its own text (no walk of a subtree)
         else:
             text = title.text or ""
-        if not text or len(text) > TITLE_TEXT * 2 or not COMMENTS_TITLE.match(" ".join(text.split())):
+        if not text or len(text) > TITLE_TEXT * 2:
+            continue
+        title_text = " ".join(text.split())
+        if COMMENTS_TITLE.match(title_text):
+            mark, is_kind = "comments", _rows_are_replies
+        elif RELATED_TITLE.match(title_text):
+            mark, is_kind = "related", _rows_are_cards
+        else:
             continue
         if title.find(".//a") is not None or any(a.tag == "a" for a in title.iterancestors()):
             continue
@@ -235,8 +252,8 @@ def mark_titled_comments(root: HtmlElement) -> None:
             section = parent
         else:
             section = title.getnext()
-        if section is not None and section.tag in _SECTION_TAGS and _rows_are_replies(section, title):
-            section.set("class", f"{section.get('class') or ''} comments".strip())
+        if section is not None and section.tag in _SECTION_TAGS and is_kind(section, title):
+            section.set("class", f"{section.get('class') or ''} {mark}".strip())
 
 
 def _first_child(element: HtmlElement) -> HtmlElement | None:
@@ -269,6 +286,17 @@ def _rows_are_replies(section: HtmlElement, title: HtmlElement) -> bool:
 
 
 SIGNED_REPLIES = 2
+
+
+def _rows_are_cards(section: HtmlElement, title: HtmlElement) -> bool:
+    """Whether a section (the title aside) is three or more cards alike (a list of other pages)."""
+    rows = [row for row in section if isinstance(row.tag, str) and row is not title]
+    if len(rows) == 1:
+        rows = [row for row in rows[0] if isinstance(row.tag, str)]
+    counts: dict[tuple[str, str], int] = {}
+    for row in rows:
+        counts[signature(row)] = counts.get(signature(row), 0) + 1
+    return bool(counts) and max(counts.values()) >= REPLY_ROWS
 
 
 def _name_then_text(row: HtmlElement) -> bool:
