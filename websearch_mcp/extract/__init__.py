@@ -10,7 +10,7 @@ import lxml.html
 
 from websearch_mcp.extract.clean import drop, drop_junk, is_teaser_grid, prune
 from websearch_mcp.extract.error_page import MESSAGE_TEXT, holds_message, is_error_title, message_block
-from websearch_mcp.extract.main_content import holds_replies, is_thread_url, main_elements
+from websearch_mcp.extract.main_content import FURNITURE_TAGS, holds_replies, is_thread_url, main_elements
 from websearch_mcp.extract.markdown import render_all
 from websearch_mcp.extract.metadata import PageMetadata, read_metadata
 from websearch_mcp.extract.notices import NOTICE
@@ -188,7 +188,6 @@ def fit_for_model(text: str) -> str:
 # blog's description, an empty comment widget).
 DOUBTFUL_TEXT = 300
 DOUBTFUL_FURNITURE = 1500  # characters: a longer output that mentions a copyright early is an article
-_FURNITURE_TEXT = NOTICE
 OVERRIDE_GAIN = 2.0  # the second opinion wins with this many times the first's words, and at least 30 more
 
 
@@ -203,7 +202,7 @@ def _elsewhere_needed(markdown: str) -> float:
 
 def _doubtful(markdown: str) -> bool:
     text = markdown.strip()
-    return len(text) < DOUBTFUL_TEXT or (len(text) < DOUBTFUL_FURNITURE and bool(_FURNITURE_TEXT.search(text[:400])))
+    return len(text) < DOUBTFUL_TEXT or (len(text) < DOUBTFUL_FURNITURE and bool(NOTICE.search(text[:400])))
 
 
 def _second_opinion(html: str, url: str | None, thread: bool, first: str) -> str:
@@ -239,9 +238,6 @@ def _other_opinion(html: str, url: str | None, thread: bool, plain: bool) -> str
     return render_all(elements, url)
 
 
-FURNITURE_TAGS = ("aside", "nav", "footer")
-
-
 def _drop_furniture_tags(tree: lxml.html.HtmlElement) -> None:
     """Sidebars, menus and footers go, unless one holds the page's <article> or <main> (broken markup
     that closed one around the article)."""
@@ -255,7 +251,7 @@ def _better(other: str, first: str) -> bool:
     when the first reads like furniture itself, a sentence or more: an error page's message beats the
     copyright line below it)."""
     first_words, other_words = len(first.split()), len(other.split())
-    if _FURNITURE_TEXT.search(other.strip()[:400]) or _mostly_list(other):
+    if NOTICE.search(other.strip()[:400]) or _mostly_list(other):
         return False
     if _is_furniture(first) and other_words >= SENTENCE_WORDS:
         return True
@@ -270,7 +266,7 @@ FURNITURE_TEXT = 600  # characters: a text this short that reads like furniture 
 def _is_furniture(text: str) -> bool:
     """A short text that reads like furniture: a copyright line, a legal notice, a cookie note."""
     text = text.strip()
-    return len(text) <= FURNITURE_TEXT and bool(_FURNITURE_TEXT.search(text[:400]))
+    return len(text) <= FURNITURE_TEXT and bool(NOTICE.search(text[:400]))
 
 
 _LIST_LINE = re.compile(r"^\s*(?:[-*+]|\d+\.)\s", re.MULTILINE)

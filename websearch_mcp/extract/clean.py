@@ -9,8 +9,8 @@ from lxml import etree
 
 from websearch_mcp.extract.labels import kind_of
 from websearch_mcp.extract.notices import is_notice_block, opens_as_notice, opens_as_site_note
-from websearch_mcp.extract.replies import mark_titled_comments
-from websearch_mcp.extract.text import link_density, linked_length, text_of, visible_length
+from websearch_mcp.extract.replies import mark_titled_sections
+from websearch_mcp.extract.text import ends_a_sentence, link_density, linked_length, text_of, visible_length
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -42,7 +42,7 @@ def drop_junk(tree: HtmlElement) -> None:
         if len(noscript.text_content().strip()) >= NOSCRIPT_CONTENT:
             noscript.tag = "div"
     etree.strip_elements(tree, *JUNK_TAGS, etree.Comment, etree.ProcessingInstruction, with_tail=False)
-    mark_titled_comments(tree)
+    mark_titled_sections(tree)
     hidden = list(dict.fromkeys(a.getparent() for a in _MAYBE_HIDDEN(tree) if _is_hidden(a.getparent())))
     if not hidden:
         return
@@ -237,7 +237,7 @@ def _is_lead_paragraph(element: HtmlElement, text: str) -> bool:
     """A paragraph inside the article that a class calls its "teaser" (as German sites mark the lead):
     a sentence without links, not a teaser of another page."""
     return (element.tag == "p" and "teaser" in (element.get("class") or "").lower()
-            and visible_length(text) >= LEAD_PARAGRAPH and text.rstrip().endswith((".", "!", "?", "…"))
+            and visible_length(text) >= LEAD_PARAGRAPH and ends_a_sentence(text)
             and link_density(element, text) == 0.0)
 
 

@@ -16,7 +16,7 @@ import re
 from lxml import etree
 
 from websearch_mcp.extract.labels import NEUTRAL, class_weight, kind_of
-from websearch_mcp.extract.notices import NOTICE_TEXT, is_notice_block, opens_as_notice, opens_with_notice_words
+from websearch_mcp.extract.notices import is_notice_block, opens_as_notice, opens_with_notice_words, short_enough
 from websearch_mcp.extract.replies import (
     NO_TEXT,
     THREAD_REPLY,
@@ -27,7 +27,7 @@ from websearch_mcp.extract.replies import (
     signature,
     thread_of,
 )
-from websearch_mcp.extract.text import link_density, text_of, visible_length
+from websearch_mcp.extract.text import HEADINGS, ends_a_sentence, link_density, text_of, visible_length
 from websearch_mcp.passages import CJK
 
 TYPE_CHECKING = False
@@ -107,7 +107,7 @@ class Scores:
             comments = kind.comments and not self.thread
             factor = 0.0 if comments or kind.citations else 0.3 if kind.negative and not kind.positive else 1.0
             role = element.get("role") if factor else None
-            if factor and (element.tag in _FURNITURE_TAGS or role in _FURNITURE_ROLES):
+            if factor and (element.tag in FURNITURE_TAGS or role in _FURNITURE_ROLES):
                 # a tag or a role, not a class word (read in plain passes too): the page's footer, whose
                 # notices are never the article, counts a tenth; a sidebar, a menu, an article's footer a third
                 factor = 0.1 if _is_page_footer(element, role) else min(factor, 0.3)
@@ -158,7 +158,7 @@ class Scores:
         return self._final[element]
 
 
-_FURNITURE_TAGS = frozenset({"aside", "nav", "footer"})
+FURNITURE_TAGS = frozenset({"aside", "nav", "footer"})
 # ARIA roles of the page's footer, a sidebar and a menu.
 _FURNITURE_ROLES = frozenset({"contentinfo", "complementary", "navigation"})
 
@@ -340,7 +340,6 @@ def main_elements(root: HtmlElement, thread: bool = False, plain: bool = False) 
 
 LIST_SHARE = 0.7  # a candidate whose text is at least this share list items is a list
 LIST_LINES, LIST_LINE = 4, 120  # ... or at least this many lines of at most this many characters
-_HEADING_TAGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 LIST_RIVAL_PROSE = 80  # visible characters of sentences that make a rival of a list
 
 
@@ -368,11 +367,11 @@ def _mostly_list_items(element: HtmlElement) -> bool:
     items = [text_of(item) for item in element.iter("li") if item.find(".//li") is None]
     if not items:  # lines in blocks of their own (an award list of <div>s)
         items = [text for text in (text_of(child) for child in element
-                                   if isinstance(child.tag, str) and child.tag not in _HEADING_TAGS) if text.strip()]
+                                   if isinstance(child.tag, str) and child.tag not in HEADINGS) if text.strip()]
         if len(items) < LIST_LINES or any(visible_length(text) > LIST_LINE for text in items):
             return False
     listed = sum(visible_length(text) for text in items)
-    titles = sum(1 for text in items if not text.rstrip().endswith(_STOPS))
+    titles = sum(1 for text in items if not ends_a_sentence(text))
     return total > 0 and listed >= LIST_SHARE * total and titles >= LIST_SHARE * len(items)
 
 
@@ -383,7 +382,7 @@ def _has_prose(element: HtmlElement) -> bool:
 
 def _is_sentence(paragraph: HtmlElement) -> bool:
     text = text_of(paragraph)
-    return (visible_length(text) >= SIBLING_PROSE and text.rstrip().endswith(_STOPS)
+    return (visible_length(text) >= SIBLING_PROSE and ends_a_sentence(text)
             and link_density(paragraph, text) < 0.25)
 
 
@@ -391,9 +390,6 @@ def _prose_length(element: HtmlElement) -> int:
     """Visible characters of the element's paragraphs that read as sentences (long enough, few links,
     ending with a stop)."""
     return sum(visible_length(text_of(paragraph)) for paragraph in element.iter("p") if _is_sentence(paragraph))
-
-
-_STOPS = (".", "!", "?", "…", "。", "！", "？", "\"", "”", "»", ")")
 
 
 def _related(one: HtmlElement, other: HtmlElement) -> bool:
@@ -475,7 +471,7 @@ def _opening_block(best: HtmlElement, scores: Scores) -> HtmlElement | None:
             paragraphs = sibling.findall(".//p")
             inside = sum(visible_length(text_of(p)) for p in paragraphs)
             if (sibling.tag in ("div", "section") and paragraphs and inside >= 0.9 * visible_length(text)
-                    and text.rstrip().endswith(_STOPS) and link_density(sibling, text) < 0.25
+                    and ends_a_sentence(text) and link_density(sibling, text) < 0.25
                     and not _in_furniture(sibling, scores)):
                 return sibling
             return None
@@ -486,7 +482,7 @@ def _opening_block(best: HtmlElement, scores: Scores) -> HtmlElement | None:
 def _opens_as_notice(element: HtmlElement) -> bool:
     """A short block that opens with a notice's phrase (beside the article: set aside, whatever follows)."""
     text = text_of(element)
-    return len(text) <= NOTICE_TEXT * 3 and visible_length(text) <= NOTICE_TEXT and opens_as_notice(text)
+    return short_enough(text) and opens_as_notice(text)
 
 
 def _lead_caption(parent: HtmlElement, best: HtmlElement) -> HtmlElement | None:

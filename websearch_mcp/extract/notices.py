@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from websearch_mcp.extract.text import text_of, visible_length
+from websearch_mcp.extract.text import HEADINGS, text_of, visible_length
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -99,8 +99,12 @@ def opens_as_site_note(text: str, opening: int = 200) -> bool:
     return any(hint in head for hint in _SITE_NOTE_HINTS) and SITE_NOTE.search(head) is not None
 
 
-_HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 PROSE_BESIDE = 80  # visible characters of a paragraph that is not a notice: a block holding one is more
+
+
+def short_enough(text: str) -> bool:
+    """Whether a block's text is short enough to be a notice."""
+    return len(text) <= NOTICE_TEXT * 3 and visible_length(text) <= NOTICE_TEXT
 
 
 def is_notice_block(element: HtmlElement, opens: Callable[[str], bool], text: str | None = None) -> bool:
@@ -109,10 +113,10 @@ def is_notice_block(element: HtmlElement, opens: Callable[[str], bool], text: st
     passed in."""
     if text is None:
         text = text_of(element)
-    if len(text) > NOTICE_TEXT * 3 or visible_length(text) > NOTICE_TEXT or not opens(text):
+    if not short_enough(text) or not opens(text):
         return False
     first = next(iter(element), None)
-    if first is not None and first.tag in _HEADINGS and opens(text_of(first)):
+    if first is not None and first.tag in HEADINGS and opens(text_of(first)):
         return True  # under a heading that is the notice ("Subscribe today", "Abonnez-vous")
     for paragraph in element.iter("p"):
         if paragraph is not element:

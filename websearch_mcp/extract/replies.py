@@ -220,7 +220,7 @@ _TITLE_TAGS = frozenset({*_HEADING_TAGS, "div", "p"})
 _SECTION_TAGS = frozenset({"div", "section", "table", "ul", "ol", "dl", "aside"})
 
 
-def mark_titled_comments(root: HtmlElement) -> None:
+def mark_titled_sections(root: HtmlElement) -> None:
     """Comment sections known only by their title (no class or id says so): the block a title such as
     "Kommentare" opens, or the block right after it, when its rows are replies (alike, with names and
     dates, or a short name before a longer text each). They are marked with the class word "comments",
@@ -268,16 +268,8 @@ def _rows_are_replies(section: HtmlElement, title: HtmlElement) -> bool:
     """Whether a section (the title aside) is rows alike that hold most of its text, and the rows are
     replies: names and dates more than once ("wrote", a date, a time), or each a short name before a
     longer text."""
-    rows = [row for row in section if isinstance(row.tag, str) and row is not title]
     total = visible_length(section.text_content()) - visible_length(title.text_content())
-    if len(rows) == 1 or (rows and rows[0].tag in ("tbody", "ul", "ol", "dl", "table") and len(rows) <= 2):
-        rows = [row for row in rows[0] if isinstance(row.tag, str)]  # the one list or table inside
-        if rows and rows[0].tag == "tbody":
-            rows = [row for row in rows[0] if isinstance(row.tag, str)]
-    counts: dict[tuple[str, str], list[HtmlElement]] = {}
-    for row in rows:
-        counts.setdefault(signature(row), []).append(row)
-    alike = max(counts.values(), key=len, default=[])
+    alike = _rows_alike(section, title)
     if len(alike) < REPLY_ROWS or sum(visible_length(r.text_content()) for r in alike) < ROWS_SHARE * total:
         return False
     signed = len(_SIGNED.findall(" ".join(section.itertext())))
@@ -290,13 +282,21 @@ SIGNED_REPLIES = 2
 
 def _rows_are_cards(section: HtmlElement, title: HtmlElement) -> bool:
     """Whether a section (the title aside) is three or more cards alike (a list of other pages)."""
+    return len(_rows_alike(section, title)) >= REPLY_ROWS
+
+
+def _rows_alike(section: HtmlElement, title: HtmlElement) -> list[HtmlElement]:
+    """The most numerous rows alike of a section, the title aside (the rows of the one list or table it
+    holds, when it holds one)."""
     rows = [row for row in section if isinstance(row.tag, str) and row is not title]
-    if len(rows) == 1:
+    if len(rows) == 1 or (rows and rows[0].tag in ("tbody", "ul", "ol", "dl", "table") and len(rows) <= 2):
         rows = [row for row in rows[0] if isinstance(row.tag, str)]
-    counts: dict[tuple[str, str], int] = {}
+        if rows and rows[0].tag == "tbody":
+            rows = [row for row in rows[0] if isinstance(row.tag, str)]
+    counts: dict[tuple[str, str], list[HtmlElement]] = {}
     for row in rows:
-        counts[signature(row)] = counts.get(signature(row), 0) + 1
-    return bool(counts) and max(counts.values()) >= REPLY_ROWS
+        counts.setdefault(signature(row), []).append(row)
+    return max(counts.values(), key=len, default=[])
 
 
 def _name_then_text(row: HtmlElement) -> bool:

@@ -17,6 +17,16 @@ if TYPE_CHECKING:
 text_of: Callable[[HtmlElement], str] = partial(etree.tostring, method="text", encoding="unicode", with_tail=False)
 
 
+# What a sentence ends with (a closing quote or bracket after its stop included), in the scripts read most.
+SENTENCE_STOPS = (".", "!", "?", "…", "。", "！", "？", "\"", "”", "»", ")")
+HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
+
+
+def ends_a_sentence(text: str) -> bool:
+    """Whether a text ends as a sentence does."""
+    return text.rstrip().endswith(SENTENCE_STOPS)
+
+
 def visible_length(text: str) -> int:
     """Characters of a text that are not spaces, tabs or line breaks."""
     return len(text) - text.count(" ") - text.count("\n") - text.count("\t") - text.count("\r")
