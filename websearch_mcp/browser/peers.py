@@ -7,6 +7,8 @@ import os
 import socket
 import sys
 
+from websearch_mcp.proxy.keeper import group_members
+
 
 def _hex_address(address: tuple[str, int]) -> str:
     """An IPv4 address as /proc/net/tcp prints it (the 32-bit value in host order, then the port)."""
@@ -27,22 +29,6 @@ def socket_inode(local: tuple[str, int], remote: tuple[str, int]) -> int | None:
     except (OSError, ValueError, IndexError, StopIteration):
         return None
     return None
-
-
-def group_members(group: int) -> list[int]:
-    """The processes of a process group."""
-    members = []
-    for name in os.listdir("/proc"):
-        if not name.isdigit():
-            continue
-        try:
-            with open(f"/proc/{name}/stat", "rb") as stat:
-                fields = stat.read().rsplit(b")", 1)[1].split()
-        except (OSError, IndexError):
-            continue
-        if len(fields) > 2 and int(fields[2]) == group:
-            members.append(int(name))
-    return members
 
 
 def holds(pid: int, inode: int) -> bool:

@@ -48,8 +48,9 @@ def _on_signal(signum: int, frame: object) -> None:
     _stopping = True
 
 
-def _group_members(group: int) -> list[int]:
-    """Processes of a process group other than this one, from /proc."""
+def group_members(group: int) -> list[int]:
+    """The live processes of a process group other than this one, from /proc (also read by the
+    browser's proxy, to tell the browser's own connections from others)."""
     members = []
     for name in os.listdir("/proc"):
         if not name.isdigit() or int(name) == os.getpid():
@@ -107,7 +108,7 @@ def _end_group(group: int, grace: float) -> None:
     for signum, wait in ((signal.SIGTERM, grace), (signal.SIGKILL, 5.0)):
         if signum == signal.SIGTERM and grace <= 0:
             continue
-        for pid in _group_members(group):
+        for pid in group_members(group):
             try:
                 os.kill(pid, signum)
             except OSError:
@@ -115,7 +116,7 @@ def _end_group(group: int, grace: float) -> None:
         until = time.monotonic() + wait
         while True:
             _reap()
-            if not _group_members(group) or time.monotonic() >= until:
+            if not group_members(group) or time.monotonic() >= until:
                 break
             time.sleep(0.02)
 
@@ -173,7 +174,7 @@ def _watch(child: int, parent: int, memory_mib: int, total_mib: int) -> int:
             return 1
         if memory_mib and time.monotonic() >= next_check and os.path.isdir("/proc"):
             next_check = time.monotonic() + MEMORY_POLL
-            if _resident_mib(_group_members(group)) > total_mib:
+            if _resident_mib(group_members(group)) > total_mib:
                 return OVER_MEMORY
         time.sleep(POLL)
     return 128 + signal.SIGTERM
