@@ -48,6 +48,16 @@ def _time_filter(time_range: str, now: float) -> str:
     return TIME_FILTERS.get(time_range, "")
 
 
+
+def market_and_safety(query: SearchQuery) -> dict[str, str]:
+    """Bing's safe-search level, and its market (language-COUNTRY) when both are known: the parameters
+    every Bing endpoint reads alike."""
+    params = {"adlt": SAFE_SEARCH[query.safe_search]}
+    language, country = language_of(query), country_of(query)
+    if language and country:
+        params["mkt"] = f"{language}-{country.upper()}"
+    return params
+
 class Bing(SearchEngine):
     """Bing's HTML results."""
 
@@ -72,9 +82,7 @@ class Bing(SearchEngine):
             params["setlang"] = language
         if country:
             params["cc"] = country
-        if language and country:
-            params["mkt"] = f"{language}-{country.upper()}"
-        params["adlt"] = SAFE_SEARCH[query.safe_search]
+        params.update(market_and_safety(query))
         if query.time_range:
             params["filters"] = _time_filter(query.time_range, time.time())
         return Outbound(self.config.get("bing_url"), params)

@@ -8,12 +8,10 @@ import json
 from urllib.parse import parse_qs, urlsplit
 
 from websearch_mcp.engines.base import Outbound, ResultsPage, SearchHit, SearchQuery, no_result_list
-from websearch_mcp.engines.bing import Bing
+from websearch_mcp.engines.bing import Bing, market_and_safety
 from websearch_mcp.engines.html import clean_text, first, has_class, parse
-from websearch_mcp.engines.locale import country_of, language_of
 from websearch_mcp.engines.vertical import VerticalEngine, number, site_of
 
-SAFE_SEARCH = {0: "off", 1: "moderate", 2: "strict"}
 MINUTES = {"day": 1440, "week": 10080, "month": 43200, "year": 525600}
 HIGHLIGHT = str.maketrans("", "", "\ue000\ue001")  # Bing marks the matched words with these
 
@@ -28,10 +26,7 @@ class BingImages(VerticalEngine):
     def build_request(self, query: SearchQuery, offset: int) -> Outbound:
         """GET ?q=&first=&count=, with market, safe search and age filter (pure)."""
         params = {"q": query.text, "first": str(offset), "count": str(self.page_size),
-                  "adlt": SAFE_SEARCH[query.safe_search]}
-        language, country = language_of(query), country_of(query)
-        if language and country:
-            params["mkt"] = f"{language}-{country.upper()}"
+                  **market_and_safety(query)}
         if query.time_range in MINUTES:
             params["qft"] = f"+filterui:age-lt{MINUTES[query.time_range]}"
         return Outbound(self.config.get("bing_images_url"), params)

@@ -7,12 +7,10 @@ from __future__ import annotations
 import json
 
 from websearch_mcp.engines.base import Outbound, ResultsPage, SearchHit, SearchQuery, no_result_list
-from websearch_mcp.engines.bing import Bing
+from websearch_mcp.engines.bing import Bing, market_and_safety
 from websearch_mcp.engines.html import first, has_class, parse, text_of
-from websearch_mcp.engines.locale import country_of, language_of
 from websearch_mcp.engines.vertical import VerticalEngine, iso_date
 
-SAFE_SEARCH = {0: "off", 1: "moderate", 2: "strict"}
 MINUTES = {"day": 1440, "week": 10080, "month": 43200, "year": 525600}
 
 
@@ -26,10 +24,7 @@ class BingVideos(VerticalEngine):
     def build_request(self, query: SearchQuery, offset: int) -> Outbound:
         """GET ?q=&async=content&first=&count=, with market, safe search and age filter (pure)."""
         params = {"q": query.text, "async": "content", "first": str(offset + 1), "count": str(self.page_size),
-                  "adlt": SAFE_SEARCH[query.safe_search]}
-        language, country = language_of(query), country_of(query)
-        if language and country:
-            params["mkt"] = f"{language}-{country.upper()}"
+                  **market_and_safety(query)}
         if query.time_range in MINUTES:
             params["qft"] = f"+filterui:videoage-lt{MINUTES[query.time_range]}"
         return Outbound(self.config.get("bing_videos_url"), params)
