@@ -4,6 +4,7 @@ thread), and the lead in a block of its own before the body."""
 from __future__ import annotations
 
 import re
+from itertools import islice
 
 from websearch_mcp.extract.labels import LEAD, kind_of
 from websearch_mcp.extract.text import link_density, visible_length
@@ -272,9 +273,10 @@ def _rows_are_replies(section: HtmlElement, title: HtmlElement) -> bool:
     alike = _rows_alike(section, title)
     if len(alike) < REPLY_ROWS or sum(visible_length(r.text_content()) for r in alike) < ROWS_SHARE * total:
         return False
-    signed = len(_SIGNED.findall(" ".join(section.itertext())))
-    named = sum(1 for row in alike if _name_then_text(row))
-    return signed >= SIGNED_REPLIES or named >= REPLY_ROWS
+    signs = _SIGNED.finditer(" ".join(section.itertext()))
+    if sum(1 for _ in islice(signs, SIGNED_REPLIES)) >= SIGNED_REPLIES:  # enough once two are found
+        return True
+    return sum(1 for row in alike if _name_then_text(row)) >= REPLY_ROWS
 
 
 SIGNED_REPLIES = 2
