@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from websearch_mcp.passages import CJK, PASSAGE_WORDS, Passage, rank
+from websearch_mcp.passages import PASSAGE_WORDS, Passage, cjk_count, rank
 
 HEADING_WEIGHT = 3  # a passage's own heading counts this many times over the text's words
 
@@ -141,7 +141,7 @@ def _passages(markdown: str, language: str) -> list[tuple[Passage, int, list[str
     for block in _BLOCK.finditer(markdown):
         text = block.group(0).rstrip()
         heading = _HEADING.fullmatch(text) if text.startswith("#") else None
-        count = max(len(text.split()), len(CJK.findall(text)) // 2)
+        count = max(len(text.split()), cjk_count(text) // 2)
         if heading:
             flush()
             current, words = [], 0

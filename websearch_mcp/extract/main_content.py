@@ -28,7 +28,7 @@ from websearch_mcp.extract.replies import (
     thread_of,
 )
 from websearch_mcp.extract.text import HEADINGS, ends_a_sentence, link_density, text_of, visible_length
-from websearch_mcp.passages import CJK
+from websearch_mcp.passages import CJK, cjk_count
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -216,7 +216,7 @@ def score_paragraphs(root: HtmlElement, thread: bool = False, plain: bool = Fals
                 continue
         # text in links (menus, teaser lists, lists of names) is not prose: only the rest earns points.
         # A Chinese or Japanese character carries about what three Latin ones do, and their commas differ.
-        wide = len(CJK.findall(text)) if cjk_page and not text.isascii() else 0
+        wide = cjk_count(text) if cjk_page and not text.isascii() else 0
         commas = text.count(",") + (text.count("，") + text.count("、") if wide else 0)
         points = (1.0 + commas + min((length + 2 * wide) / 100.0, 3.0)) * (1.0 - link_density(paragraph, text))
         if paragraph.tag == "li" and _starts_with_link(paragraph):
