@@ -55,6 +55,31 @@ def test_a_thread_page_reads_its_comment_blocks_as_its_posts(url, kept):
     assert ("yeast is hungry" in markdown) is kept and ("chlorine slows" in markdown) is kept
 
 
+def _deep_post(text: str) -> str:
+    """A post as forum software of today nests it: the text seven levels below the post's own block."""
+    return ("<article class='message message--post'><div class='message-inner'><div class='message-cell'>"
+            "<div class='message-main'><div class='message-content'><div class='message-userContent'>"
+            f"<article class='message-body'><div class='bbWrapper'>{text}</div></article>"
+            "</div></div></div></div></div></article>")
+
+
+DEEP_THREAD = ("<html><body><div class='block-body'>" + "".join(_deep_post(text) for text in (
+    "My rye starter smells of acetone after the second feeding, and it barely rises at all now. " * 2,
+    "Feed it twice a day for a week, with equal weights of flour and water, and discard half each time; "
+    "an acetone smell means the yeast is hungry, nothing worse. Mine did the same in its first month, "
+    "and by the third week it doubled in six hours, smelled of yoghurt and made a fine, open loaf. " * 2,
+    "Thanks!",
+    "Also leave tap water out overnight first, since chlorine slows the culture down a lot.",
+    "Warmth helps as well: keep the jar near the oven, at about twenty-six degrees if you can."))
+    + "</div></body></html>")
+
+
+def test_a_thread_whose_posts_nest_deep_gives_every_post_a_short_reply_included():
+    markdown = extract_page(DEEP_THREAD, "https://forum.example.org/threads/acetone.3691417/").markdown
+    for words in ("smells of acetone", "yeast is hungry", "Thanks!", "chlorine slows", "near the oven"):
+        assert words in markdown, markdown
+
+
 def test_the_lead_caption_inside_the_body_is_kept_as_a_paragraph():
     html = ("<html><body><article class='story'><figure><img src='x.jpg'><figcaption>Commuters board the "
             "early ferry at the north pier in the rain.</figcaption></figure>" + ARTICLE

@@ -163,13 +163,18 @@ def _lead_in(block: HtmlElement) -> HtmlElement | None:
 THREAD_REPLY = 1.0  # points (about one sentence) that make a block beside a thread's post a reply
 THREAD_POSTS = 3  # blocks alike that make a thread (a forum's posts, a Q&A page's question and answers)
 THREAD_LEVELS = 6
+# On a page whose address names a thread: how far up its posts may be (XenForo's are 7 levels above their
+# text), and the share of them that must hold a paragraph of text.
+THREAD_PAGE_LEVELS = 8
+THREAD_WORDED = 0.8
 
 
 def thread_of(best: HtmlElement, scores: Scores) -> list[HtmlElement]:
     """When the best container sits in one of three or more blocks alike (same tag and class), each with
-    text of its own, the page is a thread: every post is the content, not the longest reply alone."""
+    text of its own, the page is a thread: every post is the content, not the longest reply alone. On a
+    page whose address names a thread, the posts may sit further up and a few may be too short to score."""
     element: HtmlElement | None = best
-    for _ in range(THREAD_LEVELS):
+    for _ in range(THREAD_PAGE_LEVELS if scores.thread else THREAD_LEVELS):
         if element is None or element.tag in NO_TEXT:
             return []
         parent = element.getparent()
@@ -178,7 +183,9 @@ def thread_of(best: HtmlElement, scores: Scores) -> list[HtmlElement]:
         if element.get("class"):
             mark = signature(element)
             posts = [sibling for sibling in parent if signature(sibling) == mark]
-            if (len(posts) >= THREAD_POSTS and all(scores.subtree.get(post, 0.0) > 0 for post in posts)
+            # on a thread's page a short reply ("Thanks!", which earns nothing) does not end the thread
+            worded = sum(1 for post in posts if scores.subtree.get(post, 0.0) > 0)
+            if (worded >= THREAD_POSTS and worded >= (THREAD_WORDED if scores.thread else 1.0) * len(posts)
                     and all(scores.context_factor(post) == 1.0 for post in posts)):
                 return posts
         element = parent
