@@ -50,3 +50,38 @@ SITE_NOTES = [
 @pytest.mark.parametrize("text", SITE_NOTES)
 def test_the_sites_notes_to_its_reader_are_notices(text):
     assert opens_as_notice(text)
+
+
+ARTICLE_PARAGRAPHS = "".join(
+    f"<p>{text}</p>" for text in (
+        "The council approved the new cycle paths on Monday: two routes of 3.4 kilometres in all, one along "
+        "Forest Street to the station roundabout and one from Railway Street to the sports ground.",
+        "Work starts in May and ends in October; the contractor will also build new lighting and two raised "
+        "crossings for cyclists, at a cost of 4.1 million, half of it from a regional fund.",
+        "其次，提供音频和视频内容的播客，使本来已经很麻烦的互联网版权问题更加复杂，与现场直播的广播节目和网络音乐有所不同，"
+        "播客节目完全依靠用户下载收听，而节目中使用的音乐、片段和访谈往往来源复杂，制作者很少取得许可，"
+        "平台也难以逐一核查。因此有学者建议，由平台统一登记版权所有人。",
+    ))
+NOTICES_INSIDE = [
+    "Regulamin komentowania: Komentarze publikowane pod artykułami są prywatnymi opiniami ich autorów i nie "
+    "odzwierciedlają stanowiska redakcji.",
+    "Informacja RODO: Administratorem Twoich danych osobowych jest Wydawnictwo Gazeta sp. z o.o. z siedzibą w "
+    "Rudniku.",
+    "Note: The views and opinions expressed here are the author's and do not necessarily reflect the views of "
+    "this newspaper.",
+    "Aby dodać komentarz, musisz być zalogowany. Zaloguj się lub załóż bezpłatne konto.",
+    "本文仅代表作者观点，转载目的在于传递更多信息，不构成任何投资建议。",
+]
+
+
+def test_a_notice_inside_the_article_goes_and_a_paragraph_about_copyright_stays():
+    from websearch_mcp.extract import extract_page
+
+    notes = "".join(f"<p>{text}</p>" for text in NOTICES_INSIDE)
+    html = (f"<html><body><div class='entry-content'>{ARTICLE_PARAGRAPHS}<div class='box'>{notes}</div></div>"
+            "</body></html>")
+    markdown = extract_page(html, "https://news.example.org/2026/11/cycle-paths").markdown
+    assert "two routes of 3.4 kilometres" in markdown and "two raised crossings" in markdown
+    assert "由平台统一登记版权所有人" in markdown  # "copyright owner" far into a paragraph of the article
+    kept = [text[:30] for text in NOTICES_INSIDE if text[:30] in markdown]
+    assert kept == [], markdown

@@ -8,7 +8,7 @@ import lxml.html
 from lxml import etree
 
 from websearch_mcp.extract.labels import kind_of
-from websearch_mcp.extract.notices import is_notice_block, opens_as_notice, opens_as_site_note
+from websearch_mcp.extract.notices import is_notice_block, opens_as_notice, opens_as_notice_inside, opens_as_site_note
 from websearch_mcp.extract.replies import mark_titled_sections
 from websearch_mcp.extract.text import ends_a_sentence, link_density, linked_length, text_of, visible_length
 
@@ -110,10 +110,11 @@ _NOISE = re.compile(
 _BYLINE = re.compile(r"^(?:by|posted by|written by|author:?)\s+\S", re.IGNORECASE)
 
 
-def prune(root: HtmlElement, host: str = "", thread: bool = False) -> None:
+def prune(root: HtmlElement, host: str = "", thread: bool = False, notices: list[str] | None = None) -> None:
     """Inside the chosen content, remove furniture: captions, titles, link lists, labelled widgets,
-    teaser grids. The lead image's caption stays (as a paragraph), and so does a list of links to
-    other sites (a link post's content) when the page's host is known."""
+    teaser grids, notices. The lead image's caption stays (as a paragraph), and so does a list of links
+    to other sites (a link post's content) when the page's host is known. The text of each notice
+    removed is added to `notices` when it is given."""
     total = len(root.text_content()) or 1
     _keep_lead_caption(root)
     runs: dict[tuple[HtmlElement, str], bool] = {}
@@ -123,6 +124,8 @@ def prune(root: HtmlElement, host: str = "", thread: bool = False) -> None:
             continue
         if is_teaser_grid(element) or (_is_furniture(element, total, runs, thread)
                                        and not _links_elsewhere(element, host)):
+            if notices is not None and _is_notice(element, text := text_of(element)):
+                notices.append(text)
             drop(element)
             dropped.add(element)
 
@@ -203,8 +206,8 @@ def _is_furniture(element: HtmlElement, total: int, runs: dict[tuple[HtmlElement
     kind = kind_of(element)
     if kind.comments and not thread:
         return True  # comments go however long they are (but a thread's replies are its content)
-    if size >= SITE_NOTE_MIN and element.tag in _NOTE_TAGS and is_notice_block(element, opens_as_site_note, text):
-        return True  # the site's note to its reader: cookies, an old browser, comment rules, an offer
+    if _is_notice(element, text):
+        return True
     if size >= total * 0.4 and not (kind.negative and is_notice_block(element, opens_as_notice, text)):
         return False  # whatever its name says, an element holding this much of the text is the article
     tag = element.tag
@@ -226,6 +229,13 @@ def _is_furniture(element: HtmlElement, total: int, runs: dict[tuple[HtmlElement
         if size < 100 and tag != "p" and element.find(".//time") is not None:
             return True
     return False
+
+
+def _is_notice(element: HtmlElement, text: str) -> bool:
+    """The site's note to its reader (cookies, an old browser, comment rules, an offer), or a notice (a
+    disclaimer, reprint rules, a company's registration), wherever it sits."""
+    return len(text) >= SITE_NOTE_MIN and element.tag in _NOTE_TAGS and (
+        is_notice_block(element, opens_as_site_note, text) or is_notice_block(element, opens_as_notice_inside, text))
 
 
 SITE_NOTE_MIN = 20  # characters: a shorter block is no site note ("Cookies" alone is a menu entry)

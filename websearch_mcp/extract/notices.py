@@ -41,7 +41,22 @@ _NOTICE_ONLY = (
     r"перепечатка материалов|"
     # Greek
     r"με επιφύλαξη παντός δικαιώματος|δεν ευθύνεται|χρησιμοποιεί cookies|απαγορεύεται η αναδημοσίευση|"
-    r"επιτρέπεται μόνο με αναφορά")
+    r"επιτρέπεται μόνο με αναφορά|"
+    # readers' views are not the editors': the disclaimer under comments and guest posts
+    r"(?:do|does) not (?:necessarily )?reflect the (?:views|opinions?)|"
+    r"ne reflètent pas (?:nécessairement )?(?:l['’]opinion|les opinions|le point de vue)|"
+    r"geben nicht (?:unbedingt |notwendigerweise )?die meinung|"
+    r"no reflejan (?:necesariamente )?(?:la opinión|el punto de vista|la postura)|"
+    r"non riflettono (?:necessariamente )?(?:le opinioni|il punto di vista|la posizione)|"
+    r"nie (?:muszą )?odzwierciedla(?:ją|ć) (?:stanowiska|poglądów)|"
+    r"не (?:обязательно )?отражают (?:точку зрения|мнение|позицию)|δεν εκφράζουν (?:απαραίτητα )?τις απόψεις|"
+    # who holds a reader's personal data (the GDPR's notice)
+    r"data controller|responsable du traitement|responsable del tratamiento|titolare del trattamento|"
+    r"verantwortliche(?:r)? im sinne der dsgvo|administratorem (?:twoich |pani/pana )?danych osobowych|"
+    r"оператор(?:ом)? персональных данных|υπεύθυνος επεξεργασίας|"
+    # the terms of using the site
+    r"terms of use|conditions d['’]utilisation|nutzungsbedingungen|términos de uso|condizioni d['’]uso|"
+    r"warunki korzystania|условия использования|όροι χρήσης")
 # The site's notes to its reader, never an article's: its cookies, an old browser, the rules for
 # comments, a subscription offer.
 _SITE_NOTE = (
@@ -54,9 +69,19 @@ _SITE_NOTE = (
     r"suscríbete|ya eres suscriptor|tu navegador está desactualizado|"
     r"zaloguj się,? aby|twoja przeglądarka jest przestarzała|"
     r"подпишитесь|ваш браузер устарел|"
-    r"εγγραφείτε συνδρομητές|ο browser σας")
+    r"εγγραφείτε συνδρομητές|ο browser σας|"
+    # the rules for comments, and the log-in they ask for
+    r"comment(?:s|ing)? (?:policy|rules|guidelines)|règles de (?:modération|publication)|charte de modération|"
+    r"kommentarregeln|normas de participación|regole (?:dei|per i) commenti|regulamin (?:komentowania|komentarzy)|"
+    r"правила (?:комментирования|публикации комментариев)|κανόνες (?:σχολιασμού|δημοσίευσης σχολίων)|"
+    r"vous devez être connecté|sie müssen angemeldet sein|debes (?:estar registrado|iniciar sesión)|"
+    r"devi (?:essere registrato|effettuare il login)|musisz być zalogowan[ya]|"
+    r"необходимо (?:авторизоваться|войти)|πρέπει να (?:είστε συνδεδεμένοι|συνδεθείτε)|"
+    r"παλιά έκδοση του (?:internet explorer|browser|φυλλομετρητή)")
 # Chinese and Japanese (no word edges): rights reserved, "does not represent this site", no reprint.
 _NOTICE_CJK = (r"版权所有|版權所有|不代表本站|未经授权|未經授權|無断転載|禁止转载|"
+               r"仅代表作者|僅代表作者|转载目的在于|轉載目的在於|不构成任何投资建议|不構成任何投資建議|"
+               r"未经本[网站报刊社].{0,6}授权|未經本[網站報刊社].{0,6}(?:授權|同意)|请勿转载|請勿轉載|留言.{0,8}审核|留言.{0,8}審核|评论.{0,8}审核|評論.{0,8}審核|"
                r"下载.{0,12}客户端|下載.{0,12}客戶端|扫描.{0,6}二维码|掃描.{0,6}二維碼|アプリをダウンロード")
 # Words that notices use and an article's paragraph may too (an article about copyright law).
 _NOTICE_LIKELY = (r"copyright|powered by|licensed under|no comments yet|quick links|cookies? to|sign in|"
@@ -86,10 +111,21 @@ def opens_with_notice_words(text: str, opening: int = 200) -> bool:
     return bool(NOTICE_WORDS.search(text.strip()[:opening]))
 
 
+NOTICE_OPENING = 120  # characters: a notice inside the content names itself this early ("Note: the views...")
+
+
+def opens_as_notice_inside(text: str) -> bool:
+    """opens_with_notice_words within a notice's first words: a paragraph of the article may mention
+    copyright further on."""
+    return opens_with_notice_words(text, NOTICE_OPENING)
+
+
 # Words one of which every site note holds: looked for first, since most blocks hold none (a substring
 # test is far cheaper than the pattern).
 _SITE_NOTE_HINTS = ("cookie", "browser", "navegador", "navigateur", "przegl", "браузер", "comment", "subscri",
-                    "unlimited", "abonn", "suscri", "zaloguj", "подпиш", "εγγραφ")
+                    "unlimited", "abonn", "suscri", "zaloguj", "подпиш", "εγγραφ", "règles", "charte", "kommentar",
+                    "normas", "regole", "regulamin", "правила", "κανόνες", "connecté", "angemeldet", "debes", "devi",
+                    "zalogowan", "необходимо", "πρέπει", "έκδοση")
 
 
 def opens_as_site_note(text: str, opening: int = 200) -> bool:
