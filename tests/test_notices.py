@@ -62,19 +62,15 @@ ARTICLE_PARAGRAPHS = "".join(
         "播客节目完全依靠用户下载收听，而节目中使用的音乐、片段和访谈往往来源复杂，制作者很少取得许可，"
         "平台也难以逐一核查。因此有学者建议，由平台统一登记版权所有人。",
     ))
-NOTICES_INSIDE = [
-    "Regulamin komentowania: Komentarze publikowane pod artykułami są prywatnymi opiniami ich autorów i nie "
-    "odzwierciedlają stanowiska redakcji.",
-    "Informacja RODO: Administratorem Twoich danych osobowych jest Wydawnictwo Gazeta sp. z o.o. z siedzibą w "
-    "Rudniku.",
-    "Note: The views and opinions expressed here are the author's and do not necessarily reflect the views of "
-    "this newspaper.",
+NOTICES_INSIDE = [  # the site's notes to its reader: comment rules and the log-in they ask for
+    "Regulamin komentowania: Komentarze publikowane pod artykułami są prywatnymi opiniami ich autorów.",
     "Aby dodać komentarz, musisz być zalogowany. Zaloguj się lub załóż bezpłatne konto.",
-    "本文仅代表作者观点，转载目的在于传递更多信息，不构成任何投资建议。",
+    "Vous devez être connecté pour publier un commentaire sur cet article.",
+    "Κανόνες σχολιασμού: τα σχόλια δημοσιεύονται μετά από έλεγχο της συντακτικής ομάδας.",
 ]
 
 
-def test_a_notice_inside_the_article_goes_and_a_paragraph_about_copyright_stays():
+def test_a_site_note_inside_the_article_goes_and_a_paragraph_about_copyright_stays():
     from websearch_mcp.extract import extract_page
 
     notes = "".join(f"<p>{text}</p>" for text in NOTICES_INSIDE)

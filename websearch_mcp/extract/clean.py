@@ -8,7 +8,7 @@ import lxml.html
 from lxml import etree
 
 from websearch_mcp.extract.labels import kind_of
-from websearch_mcp.extract.notices import is_notice_block, opens_as_notice, opens_as_notice_inside, opens_as_site_note
+from websearch_mcp.extract.notices import is_notice_block, opens_as_notice, opens_as_site_note
 from websearch_mcp.extract.replies import mark_titled_sections
 from websearch_mcp.extract.text import ends_a_sentence, link_density, linked_length, text_of, visible_length
 
@@ -232,10 +232,10 @@ def _is_furniture(element: HtmlElement, total: int, runs: dict[tuple[HtmlElement
 
 
 def _is_notice(element: HtmlElement, text: str) -> bool:
-    """The site's note to its reader (cookies, an old browser, comment rules, an offer), or a notice (a
-    disclaimer, reprint rules, a company's registration), wherever it sits."""
-    return len(text) >= SITE_NOTE_MIN and element.tag in _NOTE_TAGS and (
-        is_notice_block(element, opens_as_site_note, text) or is_notice_block(element, opens_as_notice_inside, text))
+    """The site's note to its reader (cookies, an old browser, comment rules and log-in prompts, a
+    subscription offer), wherever it sits."""
+    return (len(text) >= SITE_NOTE_MIN and element.tag in _NOTE_TAGS
+            and is_notice_block(element, opens_as_site_note, text))
 
 
 SITE_NOTE_MIN = 20  # characters: a shorter block is no site note ("Cookies" alone is a menu entry)

@@ -111,15 +111,6 @@ def opens_with_notice_words(text: str, opening: int = 200) -> bool:
     return bool(NOTICE_WORDS.search(text.strip()[:opening]))
 
 
-NOTICE_OPENING = 120  # characters: a notice inside the content names itself this early ("Note: the views...")
-
-
-def opens_as_notice_inside(text: str) -> bool:
-    """opens_with_notice_words within a notice's first words: a paragraph of the article may mention
-    copyright further on."""
-    return opens_with_notice_words(text, NOTICE_OPENING)
-
-
 # Words one of which every site note holds: looked for first, since most blocks hold none (a substring
 # test is far cheaper than the pattern).
 _SITE_NOTE_HINTS = ("cookie", "browser", "navegador", "navigateur", "przegl", "браузер", "comment", "subscri",
