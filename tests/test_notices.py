@@ -15,6 +15,17 @@ NOTICES = [
     "Все права защищены. При использовании материалов ссылка на сайт обязательна.",
     "Η χρήση του περιεχομένου επιτρέπεται μόνο με αναφορά της πηγής. Ο ιστότοπος δεν ευθύνεται για τα σχόλια.",
     "版权所有 © 2016 本站 未经授权禁止转载",
+    # readers' views, a reader's data and the site's terms, in the words of the pages of each language
+    "Note: the views expressed are the author's and do not necessarily reflect the views of this newspaper.",
+    "Les commentaires ne reflètent pas nécessairement l'opinion de la rédaction.",
+    "Komentarze nie odzwierciedlają stanowiska redakcji.",
+    "Комментарии читателей не отражают точку зрения редакции.",
+    "Τα σχόλια δεν εκφράζουν απαραίτητα τις απόψεις της συντακτικής ομάδας.",
+    "Informacja RODO: Administratorem Twoich danych osobowych jest Wydawnictwo sp. z o.o.",
+    "Titolare del trattamento dei dati è la società editrice.",
+    "Όροι χρήσης και προστασία προσωπικών δεδομένων.",
+    "本文仅代表作者观点，转载目的在于传递更多信息，不构成任何投资建议。",
+    "未經同意請勿轉載全文。",
 ]
 SENTENCES = [
     "The council voted on Monday to paint every public bench orange before the summer festival.",

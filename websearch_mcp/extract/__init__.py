@@ -157,17 +157,13 @@ def extract_page(html: str, url: str | None = None) -> ExtractedPage:
     found = main_elements(tree, thread)
     elements = [e for e in found if not is_teaser_grid(e)] or found
     host = _page_host(url)
-    notices: list[str] = []
     for element in elements:
-        prune(element, host, thread, notices)
+        prune(element, host, thread)
     markdown = render_all(elements, url)
     if not _WORD.search(markdown):
         markdown = _unpruned(html, url)
-    # the first opinion is judged as it read with its notices (a footer whose copyright line went is a footer)
-    judged = "\n\n".join([*notices, markdown]) if notices else markdown
-    if _doubtful(judged) and page_chars > _elsewhere_needed(judged):
-        second = _second_opinion(html, url, thread, judged)  # only when the page holds more text elsewhere
-        markdown = markdown if second is judged else second
+    if _doubtful(markdown) and page_chars > _elsewhere_needed(markdown):
+        markdown = _second_opinion(html, url, thread, markdown)  # only when the page holds more text elsewhere
     source = ""
     if data is not None:
         markdown, source = data.markdown, data.source

@@ -110,11 +110,10 @@ _NOISE = re.compile(
 _BYLINE = re.compile(r"^(?:by|posted by|written by|author:?)\s+\S", re.IGNORECASE)
 
 
-def prune(root: HtmlElement, host: str = "", thread: bool = False, notices: list[str] | None = None) -> None:
+def prune(root: HtmlElement, host: str = "", thread: bool = False) -> None:
     """Inside the chosen content, remove furniture: captions, titles, link lists, labelled widgets,
-    teaser grids, notices. The lead image's caption stays (as a paragraph), and so does a list of links
-    to other sites (a link post's content) when the page's host is known. The text of each notice
-    removed is added to `notices` when it is given."""
+    teaser grids, the site's notes to its reader. The lead image's caption stays (as a paragraph), and
+    so does a list of links to other sites (a link post's content) when the page's host is known."""
     total = len(root.text_content()) or 1
     _keep_lead_caption(root)
     runs: dict[tuple[HtmlElement, str], bool] = {}
@@ -124,8 +123,6 @@ def prune(root: HtmlElement, host: str = "", thread: bool = False, notices: list
             continue
         if is_teaser_grid(element) or (_is_furniture(element, total, runs, thread)
                                        and not _links_elsewhere(element, host)):
-            if notices is not None and _is_notice(element, text := text_of(element)):
-                notices.append(text)
             drop(element)
             dropped.add(element)
 
@@ -206,8 +203,8 @@ def _is_furniture(element: HtmlElement, total: int, runs: dict[tuple[HtmlElement
     kind = kind_of(element)
     if kind.comments and not thread:
         return True  # comments go however long they are (but a thread's replies are its content)
-    if _is_notice(element, text):
-        return True
+    if size >= SITE_NOTE_MIN and element.tag in _NOTE_TAGS and is_notice_block(element, opens_as_site_note, text):
+        return True  # the site's note to its reader: cookies, an old browser, comment rules, an offer
     if size >= total * 0.4 and not (kind.negative and is_notice_block(element, opens_as_notice, text)):
         return False  # whatever its name says, an element holding this much of the text is the article
     tag = element.tag
@@ -229,13 +226,6 @@ def _is_furniture(element: HtmlElement, total: int, runs: dict[tuple[HtmlElement
         if size < 100 and tag != "p" and element.find(".//time") is not None:
             return True
     return False
-
-
-def _is_notice(element: HtmlElement, text: str) -> bool:
-    """The site's note to its reader (cookies, an old browser, comment rules and log-in prompts, a
-    subscription offer), wherever it sits."""
-    return (len(text) >= SITE_NOTE_MIN and element.tag in _NOTE_TAGS
-            and is_notice_block(element, opens_as_site_note, text))
 
 
 SITE_NOTE_MIN = 20  # characters: a shorter block is no site note ("Cookies" alone is a menu entry)

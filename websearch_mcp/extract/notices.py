@@ -115,7 +115,7 @@ def opens_with_notice_words(text: str, opening: int = 200) -> bool:
 # test is far cheaper than the pattern).
 _SITE_NOTE_HINTS = ("cookie", "browser", "navegador", "navigateur", "przegl", "браузер", "comment", "subscri",
                     "unlimited", "abonn", "suscri", "zaloguj", "подпиш", "εγγραφ", "règles", "charte", "kommentar",
-                    "normas", "regole", "regulamin", "правила", "κανόνες", "connecté", "angemeldet", "debes", "devi",
+                    "normas", "regole", "regulamin", "правила", "κανόνες", "connecté", "angemeldet", "debes ", "devi ",
                     "zalogowan", "необходимо", "πρέπει", "έκδοση")
 
 
