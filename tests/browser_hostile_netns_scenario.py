@@ -49,15 +49,20 @@ def main() -> None:
     with FakeUpstream(PUBLIC) as pages:
         for name in PAGES:
             pages.route("GET", f"/{name}", Reply(body=(FIXTURES / name).read_bytes()))
-        request = {"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "fetch_content", "arguments": {
-            "urls": [f"{pages.url}/{name}" for name in PAGES], "render": "always"}}}
+        # one call per page: each answer waits for its page to be read or to fail (in one call of three, a
+        # page still loading when the other two are in gets a grace period only, short on a loaded machine)
+        requests = [{"jsonrpc": "2.0", "id": index, "method": "tools/call", "params": {
+            "name": "fetch_content", "arguments": {"urls": [f"{pages.url}/{name}"], "render": "always"}}}
+            for index, name in enumerate(PAGES)]
         env = {k: v for k, v in os.environ.items() if "PROXY" not in k.upper() and not k.startswith("WEBSEARCH_")}
         env.update({"WEBSEARCH_STORE": "memory", "WEBSEARCH_RENDER_TIMEOUT": "4"})
-        done = subprocess.run([sys.argv[1]], input=(json.dumps(request) + "\n").encode(), capture_output=True,
-                              env=env, timeout=90)
-    answer = json.loads(done.stdout.decode().splitlines()[0])
+        done = subprocess.run([sys.argv[1]], input="".join(json.dumps(r) + "\n" for r in requests).encode(),
+                              capture_output=True, env=env, timeout=90)
+    answers = sorted((json.loads(line) for line in done.stdout.decode().splitlines()), key=lambda a: a["id"])
+    results = [answer["result"]["structuredContent"] for answer in answers]
     print(json.dumps({
-        "result": answer["result"],
+        "result": {"structuredContent": {part: [entry for result in results for entry in result.get(part, [])]
+                                         for part in ("pages", "failed")}},
         "connections": {name: listener.connections for name, listener in listeners.items()},
         "log": done.stderr.decode(errors="replace").splitlines(),
     }))
