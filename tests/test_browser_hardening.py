@@ -6,6 +6,7 @@ DevTools pipe keeps no events of finished renders."""
 
 from __future__ import annotations
 
+import array
 import json
 import os
 import re
@@ -28,6 +29,7 @@ from tests.helpers import call, descendants
 from tests.test_browser import TIDE_POOLS, serve_shell
 from tests.test_browser_addresses import _namespaces_work
 from websearch_mcp.browser import Browser, RenderError, find_browser
+from websearch_mcp.browser.peers import GroupPeers
 from websearch_mcp.fetch.addresses import AddressGuard
 
 pytestmark = pytest.mark.skipif(find_browser() is None, reason="no Chromium installed (apt-get install chromium)")
@@ -243,3 +245,44 @@ def test_the_devtools_pipe_keeps_no_events_of_finished_renders(upstream):
         assert pipe is not None and len(pipe._events) == 0  # one queue per render was kept before
     finally:
         browser.close()
+
+
+HOLDER = """
+import array, socket, sys, time
+channel = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+channel.connect(sys.argv[1])
+fds = array.array("i")
+message, ancillary, _, _ = channel.recvmsg(1, socket.CMSG_LEN(fds.itemsize))
+fds.frombytes(ancillary[0][2])
+time.sleep(5)  # holds the connection's socket
+"""
+
+
+def test_a_connection_whose_socket_shows_in_the_group_a_moment_late_is_the_groups(tmp_path):
+    """On a busy machine the browser's socket can appear in /proc after the proxy accepted it: the
+    proxy looks again before it refuses (here the socket reaches a process of the group 0.1 s late)."""
+    path = str(tmp_path / "hand-over")
+    channel = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    channel.bind(path)
+    channel.listen(1)
+    holder = subprocess.Popen([sys.executable, "-c", HOLDER, path], start_new_session=True)
+    listener = socket.create_server(("127.0.0.1", 0))
+    try:
+        handing, _ = channel.accept()
+        client = socket.create_connection(listener.getsockname())
+        server, peer = listener.accept()
+        verdict: list[bool] = []
+        judging = threading.Thread(target=lambda: verdict.append(GroupPeers(holder.pid)(peer, server.getsockname())))
+        judging.start()
+        time.sleep(0.1)
+        handing.sendmsg([b"x"], [(socket.SOL_SOCKET, socket.SCM_RIGHTS, array.array("i", [client.fileno()]))])
+        time.sleep(0.05)
+        client.close()  # only the group's process holds it now
+        judging.join(5)
+        assert verdict == [True]
+        assert GroupPeers(os.getpgid(0) + 999_999)(peer, server.getsockname()) is False  # no such group: refused
+    finally:
+        holder.kill()
+        holder.wait()
+        listener.close()
+        channel.close()

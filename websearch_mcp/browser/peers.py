@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import socket
 import sys
+import time
 
 from websearch_mcp.proxy.keeper import group_members
 
@@ -17,14 +18,16 @@ def _hex_address(address: tuple[str, int]) -> str:
 
 
 def socket_inode(local: tuple[str, int], remote: tuple[str, int]) -> int | None:
-    """The inode of the TCP socket bound to `local` and connected to `remote`, or None."""
+    """The inode of the TCP socket bound to `local` and connected to `remote`, or None. An earlier
+    connection of the same addresses and ports may still be listed, closed and waiting (TIME_WAIT, which
+    loopback lets a new connection reuse): it belongs to no process, and its inode reads 0."""
     wanted = (_hex_address(local), _hex_address(remote))
     try:
         with open("/proc/net/tcp", encoding="ascii") as table:
             next(table)
             for line in table:
                 fields = line.split()
-                if (fields[1], fields[2]) == wanted:
+                if (fields[1], fields[2]) == wanted and fields[9] != "0":
                     return int(fields[9])
     except (OSError, ValueError, IndexError, StopIteration):
         return None
@@ -57,7 +60,16 @@ class GroupPeers:
         self._likely: list[int] = []
 
     def __call__(self, peer: tuple[str, int], ours: tuple[str, int]) -> bool:
-        """True when the client end of the connection peer -> ours belongs to the group."""
+        """True when the client end of the connection peer -> ours belongs to the group. A busy
+        machine can show the browser's socket in /proc a moment after the connection is accepted, so
+        a connection not found is looked for again, twice, within LOOK_AGAIN seconds in all."""
+        for pause in (0.0, LOOK_AGAIN / 3, LOOK_AGAIN * 2 / 3):
+            time.sleep(pause)
+            if self._owns(peer, ours):
+                return True
+        return False
+
+    def _owns(self, peer: tuple[str, int], ours: tuple[str, int]) -> bool:
         inode = socket_inode(peer, ours)
         if inode is None:
             return False
@@ -69,3 +81,6 @@ class GroupPeers:
                 self._likely = [pid, *self._likely][:4]
                 return True
         return False
+
+
+LOOK_AGAIN = 0.3  # seconds: the longest a connection from outside the group waits to be refused
