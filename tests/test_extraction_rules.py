@@ -203,3 +203,77 @@ def test_a_title_names_the_comments_or_the_list_below_it(title, comments, relate
     from websearch_mcp.extract.replies import COMMENTS_TITLE, RELATED_TITLE
 
     assert (bool(COMMENTS_TITLE.match(title)), bool(RELATED_TITLE.match(title))) == (comments, related)
+
+
+def test_a_post_that_opens_above_a_quoted_press_release_keeps_its_opening():
+    # the post's own paragraph sits in its body, the press release it quotes in a box below it whose id
+    # says "text" (a class word that favours it) and which holds more text than the post
+    release = "".join(f"<p>{text}</p>" for text in (
+        "The Analog Four is a four voice analog synthesizer, with two oscillators and two filters per voice.",
+        "With sequencer features like parameter locks and variable length per track, compositions are quick "
+        "to make, and the effects are new, well crafted, and ready for the stage.",
+        "Thanks to the CV and sync outputs, older analog gear can be controlled in detail, and arpeggiators "
+        "breathe new life into old equipment of every kind, from drum machines to modular racks.",
+        "Live performance features are many: a performance mode gives direct access to chosen parameters, "
+        "and patterns change at any step of the sequencer, so improvising on stage is easy."))
+    html = ("<html><body><div class='post_content'><h1>Elektron announces a new synthesizer</h1>"
+            "<div class='post_body'><p>Elektron makes button-heavy synths and samplers, and it also makes good "
+            "teaser videos. Its newest box is a four voice analog synth with an internal step sequencer, several "
+            "LFOs and the usual array of filters and effects, and it can drive older pre-MIDI gear too. Keep "
+            "your eyes open for its December availability</p>"
+            "<div id='pr_box'><div id='pr_box_button'>Show full PR text</div>"
+            f"<div id='pr_text'>{release}</div></div></div></div></body></html>")
+    markdown = extract_page(html, "https://www.example.com/2012/11/13/synth/").markdown
+    assert "button-heavy synths" in markdown and "four voice analog synthesizer" in markdown
+
+
+def _spoken(number: int, speaker: str, text: str) -> str:
+    """One turn of a transcript as a transcript site lays it out: the speaker, the time code, and the words
+    in a named anchor (`<a name>`, a place other pages link to, not a link)."""
+    return (f"<a class='anchortop' name='{number}'></a><div class='media topic-row'>"
+            f"<div class='speaker-label'>{speaker}</div><div class='timecode'>00:0{number}:00 - 00:0{number}:30 "
+            f"(30 sec)</div><div class='transcript-text-block'><a name='seq{number}'>{text}</a></div></div>")
+
+
+TURNS = [("Mayor", "Thank you all for coming. The new timetable starts on Monday, with a second ferry each "
+          "morning and an evening boat that runs until eleven at night on weekdays."),
+         ("Question", "Will the fares go up, and who pays for the extra sailings the ferry company now runs?"),
+         ("Mayor", "The fares stay as they are. The extra sailing uses the vessel that waits in port overnight, "
+          "so it costs the operator little, and the regional fund covers the rest of it."),
+         ("Question", "What about the shift workers who asked for a later boat on weekends as well?"),
+         ("Mayor", "We asked the operator to look at weekends too, and we will report back in the spring, "
+          "once a winter of the new timetable has shown how many people use the late boats.")]
+
+
+def test_a_transcript_whose_words_sit_in_named_anchors_is_the_content():
+    # each turn carries a speaker and a time code as a reply carries a name and a date, and its words are
+    # in an <a name> without an address: they are the page's own text, not links
+    tags = "".join(f"<div class='tag-keyword'>{word}</div>" for word in ("ferry", "timetable", "fares",
+                                                                           "shift workers", "regional fund"))
+    turns = "".join(_spoken(n, speaker, text) for n, (speaker, text) in enumerate(TURNS, 1))
+    html = ("<html><body><div class='row-fluid'><div class='topicheader'><span class='page-header'><h1>Press "
+            "conference: the mayor on the new ferry timetable, the fares and the late boats - March 17, 2026</h1>"
+            f"</span><div class='header-keywords'>{tags}</div></div></div>"
+            f"<div class='row-fluid transcript-main'><div class='col-lg-9'><div id='resultsblock'>{turns}</div>"
+            "</div></div></body></html>")
+    markdown = extract_page(html, "https://transcripts.example.org/press-conference-ferry-march-17").markdown
+    assert "second ferry each morning" in markdown and "report back in the spring" in markdown
+
+
+def test_a_photo_post_gives_its_title_and_date_not_the_licence_note_beside_it():
+    # the post is photos: the only prose on the page is the licence note beside it
+    photos = "".join(f"<img src='/photos/summer-{n}.jpg' alt=''>" for n in range(6))
+    html = ("<html><head><title>Summertime « The Streethearts</title></head><body>"
+            "<div class='top'><h1><a href='https://streethearts.example.com/'>The Streethearts</a></h1></div>"
+            "<div class='left-panel'><div class='post hentry'><div class='post-header'>"
+            "<div class='post-header-left'><h2><a href='https://streethearts.example.com/2011/07/summertime/'>"
+            "Summertime</a></h2></div><div class='post-header-right'>Posted July 26th, 2011<br>Photos by "
+            "<a href='/author/eirik/'>Eirik</a> in <a href='/city/oslo/'>Oslo</a></div></div>"
+            f"<div class='entry'>{photos}</div></div></div>"
+            "<div class='right-panel'><p>All photos are licensed under a Creative Commons Attribution-"
+            "NonCommercial-ShareAlike 3.0 Unported license. This means that you may share and remix the photos, as "
+            "long as you do it in a non-commercial way, attribute the photographer and link back to us.</p></div>"
+            "</body></html>")
+    markdown = extract_page(html, "https://streethearts.example.com/2011/07/summertime/").markdown
+    assert "Summertime" in markdown and "Posted July 26th, 2011" in markdown
+    assert "licensed under" not in markdown and "The Streethearts" not in markdown

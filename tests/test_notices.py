@@ -78,6 +78,8 @@ NOTICES_INSIDE = [  # the site's notes to its reader: comment rules and the log-
     "Aby dodać komentarz, musisz być zalogowany. Zaloguj się lub załóż bezpłatne konto.",
     "Vous devez être connecté pour publier un commentaire sur cet article.",
     "Κανόνες σχολιασμού: τα σχόλια δημοσιεύονται μετά από έλεγχο της συντακτικής ομάδας.",
+    "NOTE: Please limit your comments to 500 words. The system will not recognize formatting such as italics.",
+    "By posting you agree to the terms and conditions of this site and to the rules for readers' comments.",
 ]
 
 

@@ -16,6 +16,7 @@ from websearch_mcp.extract.metadata import PageMetadata, read_metadata
 from websearch_mcp.extract.notices import NOTICE
 from websearch_mcp.extract.shell import ShellVerdict, detect_shell
 from websearch_mcp.extract.structured import article_body, structured_content
+from websearch_mcp.extract.titled import titled_block
 
 _OPTIONS = {"remove_comments": True, "remove_pis": True, "remove_blank_text": True, "collect_ids": False}
 _LOCAL = threading.local()  # each thread its own parsers: a parser's error log is per parse, not per thread
@@ -164,6 +165,8 @@ def extract_page(html: str, url: str | None = None) -> ExtractedPage:
         markdown = _unpruned(html, url)
     if _doubtful(markdown) and page_chars > _elsewhere_needed(markdown):
         markdown = _second_opinion(html, url, thread, markdown)  # only when the page holds more text elsewhere
+    if _is_furniture(markdown):
+        markdown = _titled_or(html, url, metadata, markdown)
     source = ""
     if data is not None:
         markdown, source = data.markdown, data.source
@@ -322,6 +325,17 @@ def _with_error_message(html: str, url: str | None, title: str, markdown: str) -
     if len(markdown) > MESSAGE_TEXT or _is_furniture(markdown) or not _WORD.search(markdown):
         return message
     return f"{message}\n\n{markdown}"
+
+
+def _titled_or(html: str, url: str | None, metadata: PageMetadata, markdown: str) -> str:
+    """For a page whose content reads like furniture once every opinion is in (a photo post beside its
+    licence note), the block around the post's title instead, when that is not furniture itself."""
+    tree = parse_html(html)
+    drop_junk(tree)
+    title = tree.findtext(".//title") or metadata.title
+    block = titled_block(tree, title, metadata.site_name)
+    titled = render_all([block], url) if block is not None else ""
+    return titled if _WORD.search(titled) and not _is_furniture(titled) else markdown
 
 
 def _unpruned(html: str, url: str | None) -> str:

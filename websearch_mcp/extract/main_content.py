@@ -275,10 +275,35 @@ def _climb(best: HtmlElement, scores: Scores) -> HtmlElement:
         mine = scores.subtree.get(best, 0.0)
         theirs = scores.subtree.get(parent, 0.0)
         if theirs < mine * CLIMB_GAIN or link_density(parent) > 0.3:
-            return best
+            return _opened_above(best, scores)
         if not scores.thread and any(replies_within(sibling, scores) for sibling in best.itersiblings()):
             return best  # what the parent adds is the replies below the article: its comments
         best = parent
+
+
+OPENED_LEVELS = 2  # how far above the best block the article may open in paragraphs of its own
+OPENED_SHARE = 0.3  # of the best block's visible text: the opening paragraphs that make the article
+
+
+def _opened_above(best: HtmlElement, scores: Scores) -> HtmlElement:
+    """The ancestor in whose own paragraphs the article opens, before the best block (a post whose body
+    quotes a press release in a box of its own), or the best block."""
+    element = best
+    for _ in range(OPENED_LEVELS):
+        parent = element.getparent()
+        if parent is None or parent.tag in NO_TEXT or parent.tag in _NO_CREDIT:
+            return best
+        opening = 0
+        for child in parent:
+            if child is element:
+                break
+            if _is_prose(child, scores):
+                opening += visible_length(text_of(child))
+        if opening >= SIBLING_PROSE and opening >= OPENED_SHARE * visible_length(text_of(best)) \
+                and not _in_furniture(parent, scores) and link_density(parent) <= 0.3:
+            return parent
+        element = parent
+    return best
 
 
 def _best(ranked: list[HtmlElement], scores: Scores) -> HtmlElement:

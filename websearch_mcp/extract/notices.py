@@ -63,6 +63,7 @@ _SITE_NOTE = (
     r"(?:we|this (?:web)?site|our (?:web)?site|and our partners) uses? cookies|"
     r"your browser is (?:out of date|outdated|not supported)|update your browser|"
     r"(?:must be )?logged in to (?:post a )?comment|log in to (?:post a )?comment|comments are moderated|"
+    r"limit your comments? to|by posting(?: a comment| your comment)?,? you agree|"
     r"already a subscriber|subscribe (?:now|today)|unlimited (?:digital )?access|"
     r"déjà abonné|abonnez-vous|votre navigateur (?:est obsolète|n['’]est plus à jour)|"
     r"jetzt abonnieren|bereits abonnent|ihr browser ist veraltet|"
@@ -116,7 +117,7 @@ def opens_with_notice_words(text: str, opening: int = 200) -> bool:
 _SITE_NOTE_HINTS = ("cookie", "browser", "navegador", "navigateur", "przegl", "браузер", "comment", "subscri",
                     "unlimited", "abonn", "suscri", "zaloguj", "подпиш", "εγγραφ", "règles", "charte", "kommentar",
                     "normas", "regole", "regulamin", "правила", "κανόνες", "connecté", "angemeldet", "debes ", "devi ",
-                    "zalogowan", "необходимо", "πρέπει", "έκδοση")
+                    "zalogowan", "необходимо", "πρέπει", "έκδοση", "posting")
 
 
 def opens_as_site_note(text: str, opening: int = 200) -> bool:
