@@ -272,11 +272,12 @@ def _is_furniture(text: str) -> bool:
     return len(text) <= FURNITURE_TEXT and bool(NOTICE.search(text[:400]))
 
 
-_LIST_LINE = re.compile(r"^\s*(?:[-*+]|\d+\.)\s", re.MULTILINE)
+_LIST_LINE = re.compile(r"^\s*(?:[-*+]|\d+\.|\|)\s", re.MULTILINE)
 
 
 def _mostly_list(markdown: str) -> bool:
-    """Whether most of a text's lines are list items (a list of other pages, not prose)."""
+    """Whether most of a text's lines are list items or table rows (a list of other pages, a league
+    table: not prose)."""
     lines = sum(1 for line in markdown.splitlines() if line.strip())
     return lines > 2 and len(_LIST_LINE.findall(markdown)) * 2 > lines
 
