@@ -277,3 +277,16 @@ def test_a_photo_post_gives_its_title_and_date_not_the_licence_note_beside_it():
     markdown = extract_page(html, "https://streethearts.example.com/2011/07/summertime/").markdown
     assert "Summertime" in markdown and "Posted July 26th, 2011" in markdown
     assert "licensed under" not in markdown and "The Streethearts" not in markdown
+
+
+def test_a_lead_images_caption_without_a_figure_stays_and_a_later_one_goes():
+    # WordPress marks a caption with a class, not <figure>: the first one (the lead image's) is part of
+    # the story as a reader sees it, a caption further down is not its prose
+    html = ("<html><body><div class='entry-content'><div class='wp-caption alignright'><img src='/a.jpg'>"
+            "<p class='wp-caption-text'>The mayor speaks about the new ferry timetable at the harbour office on "
+            "Monday morning.</p></div>" + ARTICLE +
+            "<div class='wp-caption'><img src='/b.jpg'><p class='wp-caption-text'>The second ferry waits in port "
+            "overnight, ready for the early crossing.</p></div></div></body></html>")
+    markdown = extract_page(html, "https://news.example.com/2026/11/ferry").markdown
+    assert markdown.startswith("The mayor speaks about the new ferry timetable")
+    assert "second crossing each morning" in markdown and "ready for the early crossing" not in markdown

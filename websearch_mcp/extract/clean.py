@@ -147,11 +147,35 @@ def _keep_lead_caption(root: HtmlElement) -> None:
     figure = next(root.iter("figure"), None)
     caption = figure.find(".//figcaption") if figure is not None else None
     if figure is None or caption is None or figure.getparent() is None:
+        _keep_opening_caption(root)
         return
     if visible_length(caption.text_content()) >= LEAD_CAPTION and not kind_of(caption).negative:
         caption.tag = "p"
         caption.tail = None
         figure.addprevious(caption)
+
+
+_CAPTION_CLASS = re.compile(r"(?:^|[\s_-])caption(?:$|[\s_-])", re.IGNORECASE)
+
+
+def _keep_opening_caption(root: HtmlElement) -> None:
+    """A lead image's caption without <figure> (WordPress's `wp-caption-text`): when the content's first
+    paragraph is a caption, it stays as a paragraph, in place of the captioned block around it."""
+    first = next(root.iter("p"), None)
+    if first is None or visible_length(first.text_content()) < LEAD_CAPTION:
+        return
+    outer = None
+    for element in [first, *first.iterancestors()]:
+        if element is root:
+            break
+        if _CAPTION_CLASS.search(element.get("class") or ""):
+            outer = element
+    if outer is None:
+        return
+    first.attrib.pop("class", None)
+    if outer is not first:
+        first.tail = None
+        outer.addprevious(first)
 
 
 def is_teaser_grid(element: HtmlElement) -> bool:
