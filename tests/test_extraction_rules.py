@@ -290,3 +290,23 @@ def test_a_lead_images_caption_without_a_figure_stays_and_a_later_one_goes():
     markdown = extract_page(html, "https://news.example.com/2026/11/ferry").markdown
     assert markdown.startswith("The mayor speaks about the new ferry timetable")
     assert "second crossing each morning" in markdown and "ready for the early crossing" not in markdown
+
+
+def test_a_post_of_one_line_beside_headlines_gives_its_title_and_line():
+    # the post is a video and three words; the longest text on the page is another post's headline, in
+    # the featured stories
+    related = "".join(f"<article class='post'><a class='entry-title' href='/2012/11/{n}/'><span>{title}</span></a>"
+                      "</article>" for n, title in enumerate((
+                          "Geeky Parents Are Probably More Likely to Have Children Who Code",
+                          "Ads for Outdated Products, a Gallery of Things Nobody Buys Any More")))
+    html = ("<html><head><title>The Greatest Pizza Commercial of All Time</title></head><body>"
+            "<header><h1><a href='https://geeks.example.net/'>Geeks Example</a></h1></header>"
+            f"<nav id='featured'><h2>Featured Stories</h2>{related}</nav><div id='content'><article class='post'>"
+            "<header class='entry-header'><h1 class='entry-title'>The "
+            "Greatest Pizza Commercial of All Time</h1></header><div class='entry-content'><p><iframe "
+            "src='https://video.example.com/embed/1'></iframe></p><p>Wow… just wow.</p><p>[<a "
+            "href='https://nerd.example.com/pizza'>Via TN</a>]</p></div><footer class='entry-meta'><a href="
+            "'/2012/11/12/pizza/'>November 12, 2012</a></footer></article>"
+            "</div></body></html>")
+    markdown = extract_page(html, "https://geeks.example.net/2012/11/12/pizza/").markdown
+    assert "Wow… just wow." in markdown and "Geeky Parents" not in markdown

@@ -165,7 +165,7 @@ def extract_page(html: str, url: str | None = None) -> ExtractedPage:
         markdown = _unpruned(html, url)
     if _doubtful(markdown) and page_chars > _elsewhere_needed(markdown):
         markdown = _second_opinion(html, url, thread, markdown)  # only when the page holds more text elsewhere
-    if _is_furniture(markdown):
+    if _is_furniture(markdown) or len(_LINK_TARGET.sub("]", markdown).strip()) < TINY_TEXT:
         markdown = _titled_or(html, url, metadata, markdown)
     source = ""
     if data is not None:
@@ -328,15 +328,27 @@ def _with_error_message(html: str, url: str | None, title: str, markdown: str) -
     return f"{message}\n\n{markdown}"
 
 
+TINY_TEXT = 100  # characters shown (link targets aside): an output this short (a headline from a list)
+# is worth a look at the block around the post's title
+_LINK_TARGET = re.compile(r"\]\([^)]*\)")
+_MARKS = re.compile(r"[#*_\[\]>`|]")  # Markdown's marks, to find a text shown in the page's own
+SHOWN_PROBE = 40  # characters of the text shown so far looked for in the post
+
+
 def _titled_or(html: str, url: str | None, metadata: PageMetadata, markdown: str) -> str:
     """For a page whose content reads like furniture once every opinion is in (a photo post beside its
-    licence note), the block around the post's title instead, when that is not furniture itself."""
+    licence note), or is a line the post does not hold (a video post of one line beside a headline from
+    the featured stories), the block around the post's title instead, when that is not furniture."""
     tree = parse_html(html)
     drop_junk(tree)
     title = tree.findtext(".//title") or metadata.title
-    block = titled_block(tree, title, metadata.site_name)
+    # a short text that the post itself holds is the post, rightly found (a furniture note is never)
+    plain = " ".join(_MARKS.sub("", _LINK_TARGET.sub("]", markdown)).split()).lower()
+    shown = "" if _is_furniture(markdown) else plain[:SHOWN_PROBE]
+    block = titled_block(tree, title, metadata.site_name, shown)
     titled = render_all([block], url) if block is not None else ""
-    return titled if _WORD.search(titled) and not _is_furniture(titled) else markdown
+    longer = _is_furniture(markdown) or len(titled.strip()) > len(markdown.strip())
+    return titled if longer and _WORD.search(titled) and not _is_furniture(titled) else markdown
 
 
 def _unpruned(html: str, url: str | None) -> str:

@@ -3,36 +3,57 @@ caption, rather than a notice of the page's furniture."""
 
 from __future__ import annotations
 
-from websearch_mcp.extract.text import linked_length, text_of, visible_length
+from websearch_mcp.extract.labels import kind_of
+from websearch_mcp.extract.text import text_of, visible_length
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from lxml.html import HtmlElement
 
 TITLED_BLOCK = 300  # visible characters: the block around the title grows up to this (a date, a caption)
+TITLE_TEXT = 8  # characters: a shorter heading ("404", "News") names no post
 _TITLE_HEADINGS = ("h1", "h2", "h3")
 _OUTSIDE = frozenset({"header", "nav", "aside", "footer"})
+_ARTICLE = frozenset({"article", "main"})
 
 
-def titled_block(tree: HtmlElement, title: str, site_name: str = "") -> HtmlElement | None:
+def titled_block(tree: HtmlElement, title: str, site_name: str = "", shown: str = "") -> HtmlElement | None:
     """The block around the heading that names the post (a heading whose words the page's <title> holds,
-    not the site's name), grown while it stays short."""
+    not the site's name), grown while it stays short; none when the post holds the text shown so far
+    (a short post, rightly found)."""
     body = tree.find("body")
     wanted, site = _words(title), _words(site_name)
     if body is None or not wanted:
         return None
     heading = next((h for h in body.iter(*_TITLE_HEADINGS) if _names_the_post(h, wanted, site)), None)
-    if heading is None:
+    if heading is None or (shown and shown in _words(text_of(_post_of(heading)))):
         return None
-    own, own_linked = visible_length(text_of(heading)), linked_length(heading)
     found, parent = heading, heading.getparent()
-    while parent is not None and parent is not body:
-        size = visible_length(text_of(parent))
-        beside = size - own  # the title is a link to the post, often: what is beside it counts
-        if size > TITLED_BLOCK or (beside and (linked_length(parent) - own_linked) / beside >= 0.5):
-            break
+    while (parent is not None and parent is not body and visible_length(text_of(parent)) <= TITLED_BLOCK
+           and not _holds_page_furniture(parent)):
         found, parent = parent, parent.getparent()
     return found
+
+
+def _post_of(heading: HtmlElement) -> HtmlElement:
+    """The post a title heads: its nearest <article>, or the nearest block whose class names a post."""
+    for ancestor in heading.iterancestors():
+        if ancestor.tag in _ARTICLE or ancestor.tag == "body" or kind_of(ancestor).positive:
+            return ancestor
+    return heading
+
+
+def _holds_page_furniture(element: HtmlElement) -> bool:
+    """Whether a block holds a menu, a sidebar, the page's header or footer (an article's own header and
+    footer, its title and its date, are the post's), or the comments."""
+    for part in element.iter(*_OUTSIDE):
+        if part.tag in ("nav", "aside") or not any(a.tag in _ARTICLE for a in part.iterancestors()):
+            return True
+    return any(kind_of(part).comments and visible_length(text_of(part)) >= COMMENTS_TEXT
+               for part in element.iter() if isinstance(part.tag, str))
+
+
+COMMENTS_TEXT = 40  # visible characters that make a comment section of a block ("0 Comments" is a link)
 
 
 def _words(text: str) -> str:
@@ -43,9 +64,11 @@ def _names_the_post(heading: HtmlElement, wanted: str, site: str) -> bool:
     """Whether a heading's text is in the <title> and is not the site's name (nor in the page's header,
     menu, sidebar or footer)."""
     text = _words(text_of(heading))
-    if len(text) < 3 or text not in wanted or (site and text in site):
+    if len(text) < TITLE_TEXT or text not in wanted or (site and text in site):
         return False
-    if any(a.tag in _OUTSIDE for a in heading.iterancestors()):
+    ancestors = {ancestor.tag for ancestor in heading.iterancestors()}
+    outside = _OUTSIDE - {"header"} if ancestors & _ARTICLE else _OUTSIDE  # an article's own <header>
+    if ancestors & outside:
         return False
     link = heading.find(".//a")
     return link is None or (link.get("href") or "").rstrip("/").count("/") > 2  # not a link to the home page
