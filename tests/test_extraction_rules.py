@@ -141,6 +141,16 @@ def test_class_words_are_whole_words(label, comments, positive):
     assert (kind.comments, kind.positive) == (comments, positive)
 
 
+@pytest.mark.parametrize(("label", "negative"), [
+    ("node node-article node-promoted", False),  # Drupal's "promoted to the front page"
+    ("node-sticky node-promoted", False), ("promo-box", True), ("promotion-banner", True), ("promos", True),
+])
+def test_a_node_promoted_to_the_front_page_is_no_promotion(label, negative):
+    from websearch_mcp.extract.labels import label_kind
+
+    assert label_kind(label).negative is negative
+
+
 @pytest.mark.parametrize("label", ["below_body", "after_content", "above-article", "pre-content"])
 def test_a_place_beside_the_content_is_furniture(label):
     from websearch_mcp.extract.labels import label_kind

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from websearch_mcp.extract.notices import NOTICE, opens_as_notice
+from websearch_mcp.extract.notices import NOTICE, opens_as_notice, opens_as_site_note
 
 NOTICES = [
     "© 2016 Lyne Valley News. All rights reserved.",
@@ -34,6 +34,8 @@ SENTENCES = [
     "Совет города проголосовал за ремонт старого рынка.",
     "Ο δήμος ανακοίνωσε ότι ο παλιός νερόμυλος θα λειτουργήσει ξανά.",
     "Copyright law in the European Union was changed by a directive in 2019.",
+    "Die Bäckerei am Markt verkauft ihre Cookies jetzt auch ohne Zucker.",
+    "La pâtisserie utilise des cookies au beurre salé dans son nouveau dessert.",
 ]
 
 
@@ -55,12 +57,24 @@ SITE_NOTES = [
     "Already a subscriber? Sign in to keep reading.",
     "Abonnez-vous pour lire la suite.",
     "Ihr Browser ist veraltet.",
+    "Wir und unsere Partner verwenden Cookies, um Inhalte zu personalisieren.",
+    "Nous et nos partenaires utilisons des cookies pour mesurer l'audience.",
+    "Utilizamos cookies propias y de terceros para mejorar nuestros servicios.",
+    "Este site usa cookies para melhorar a sua experiência.",
+    "Questo sito utilizza cookie tecnici e di profilazione.",
+    "Wij en onze partners gebruiken cookies en vergelijkbare technieken.",
+    "Tento web používá soubory cookie k poskytování služeb.",
+    "Ta strona używa plików cookies w celach statystycznych.",
+    "Sitemizde deneyiminizi iyileştirmek için çerezler kullanılmaktadır.",
+    "Мы используем файлы cookie для улучшения работы сайта.",
+    "当サイトでは広告配信のためにCookieを使用しています。",
+    "이 웹사이트는 서비스 개선을 위해 쿠키를 사용합니다.",
 ]
 
 
 @pytest.mark.parametrize("text", SITE_NOTES)
 def test_the_sites_notes_to_its_reader_are_notices(text):
-    assert opens_as_notice(text)
+    assert opens_as_notice(text) and opens_as_site_note(text)
 
 
 ARTICLE_PARAGRAPHS = "".join(

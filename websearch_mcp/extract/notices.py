@@ -27,7 +27,7 @@ _NOTICE_ONLY = (
     r"handelsregister|ust-idnr|amtsgericht|siret|capital social|nip:|krs:|инн|огрн|"
 
     # French
-    r"tous droits réservés|droits de reproduction|n['’]est pas responsable|utilise des cookies|mentions légales|"
+    r"tous droits réservés|droits de reproduction|n['’]est pas responsable|mentions légales|"
     r"reproduction interdite|"
     # German
     r"alle rechte vorbehalten|übernimmt keine (?:haftung|verantwortung)|(?:verwendet|nutzt) cookies|"
@@ -61,6 +61,16 @@ _NOTICE_ONLY = (
 # comments, a subscription offer.
 _SITE_NOTE = (
     r"(?:we|this (?:web)?site|our (?:web)?site|and our partners) uses? cookies|"
+    # the same cookie note in German, French, Spanish, Portuguese, Italian, Dutch, Czech, Polish, Turkish, Russian
+    r"(?:wir|diese (?:web)?seite|diese website)(?: und unsere partner)? (?:verwende[nt]|nutz(?:en|t)|setz(?:en|t)) "
+    r"cookies|(?:nous(?: et nos partenaires)?|ce site) utilis(?:ons|e) des cookies|"
+    r"(?:utilizamos|usamos|este sitio(?: web)? (?:utiliza|usa)|este site (?:utiliza|usa)) cookies|"
+    r"(?:utilizziamo|usiamo|questo sito(?: web)? (?:utilizza|usa)) (?:i )?cookie|"
+    r"(?:wij|we)(?: en onze partners)? (?:gebruiken|plaatsen) cookies|"
+    r"(?:deze|onze) (?:web)?site (?:gebruikt|plaatst) cookies|"
+    r"(?:tento web|tyto stránky) používá (?:soubory )?cookie|používáme (?:soubory )?cookie|"
+    r"(?:ta strona|serwis|strona) (?:używa|wykorzystuje) (?:plików )?cookies?|używamy (?:plików )?cookies?|"
+    r"çerezler(?:i)? kullan\w*|(?:мы используем|сайт использует) (?:файлы )?cookie|"
     r"your browser is (?:out of date|outdated|not supported)|update your browser|"
     r"(?:must be )?logged in to (?:post a )?comment|log in to (?:post a )?comment|comments are moderated|"
     r"limit your comments? to|by posting(?: a comment| your comment)?,? you agree|"
@@ -79,11 +89,14 @@ _SITE_NOTE = (
     r"devi (?:essere registrato|effettuare il login)|musisz być zalogowan[ya]|"
     r"необходимо (?:авторизоваться|войти)|πρέπει να (?:είστε συνδεδεμένοι|συνδεθείτε)|"
     r"παλιά έκδοση του (?:internet explorer|browser|φυλλομετρητή)")
+# The cookie note in Japanese, Korean and Chinese (no word edges).
+_SITE_NOTE_CJK = r"(?:Cookie|cookie|クッキー)を(?:使用|利用)|쿠키를 사용|使用(?:Cookie|cookie)"
 # Chinese and Japanese (no word edges): rights reserved, "does not represent this site", no reprint.
 _NOTICE_CJK = (r"版权所有|版權所有|不代表本站|未经授权|未經授權|無断転載|禁止转载|"
                r"仅代表作者|僅代表作者|转载目的在于|轉載目的在於|不构成任何投资建议|不構成任何投資建議|"
                r"未经本[网站报刊社].{0,6}授权|未經本[網站報刊社].{0,6}(?:授權|同意)|请勿转载|請勿轉載|留言.{0,8}审核|留言.{0,8}審核|评论.{0,8}审核|評論.{0,8}審核|"
-               r"下载.{0,12}客户端|下載.{0,12}客戶端|扫描.{0,6}二维码|掃描.{0,6}二維碼|アプリをダウンロード")
+               r"下载.{0,12}客户端|下載.{0,12}客戶端|扫描.{0,6}二维码|掃描.{0,6}二維碼|アプリをダウンロード|"
+               + _SITE_NOTE_CJK)
 # Words that notices use and an article's paragraph may too (an article about copyright law).
 _NOTICE_LIKELY = (r"copyright|powered by|licensed under|no comments yet|quick links|cookies? to|sign in|"
                   r"create an account")
@@ -93,7 +106,7 @@ NOTICE_ONLY = re.compile(rf"©|\b(?:{_NOTICE_ONLY}|{_SITE_NOTE})\b|{_NOTICE_CJK}
 # The same in words only (a block that opens with "© AFP" may be an article under its photo's credit).
 NOTICE_WORDS = re.compile(rf"\b(?:{_NOTICE_ONLY}|{_SITE_NOTE})\b|{_NOTICE_CJK}", re.IGNORECASE)
 # A block that opens with one of these is the site talking to its reader, wherever it sits.
-SITE_NOTE = re.compile(rf"\b(?:{_SITE_NOTE})\b", re.IGNORECASE)
+SITE_NOTE = re.compile(rf"\b(?:{_SITE_NOTE})\b|{_SITE_NOTE_CJK}", re.IGNORECASE)
 # A whole output that reads like a notice (a footer, a disclaimer, an empty comment widget).
 NOTICE = re.compile(rf"©|\b(?:{_NOTICE_ONLY}|{_SITE_NOTE}|{_NOTICE_LIKELY})\b|{_NOTICE_CJK}|^\s*name:",
                     re.IGNORECASE | re.MULTILINE)
@@ -117,7 +130,7 @@ def opens_with_notice_words(text: str, opening: int = 200) -> bool:
 _SITE_NOTE_HINTS = ("cookie", "browser", "navegador", "navigateur", "przegl", "браузер", "comment", "subscri",
                     "unlimited", "abonn", "suscri", "zaloguj", "подпиш", "εγγραφ", "règles", "charte", "kommentar",
                     "normas", "regole", "regulamin", "правила", "κανόνες", "connecté", "angemeldet", "debes ", "devi ",
-                    "zalogowan", "необходимо", "πρέπει", "έκδοση", "posting")
+                    "zalogowan", "необходимо", "πρέπει", "έκδοση", "posting", "çerez", "クッキー", "쿠키")
 
 
 def opens_as_site_note(text: str, opening: int = 200) -> bool:
