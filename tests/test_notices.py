@@ -69,6 +69,13 @@ SITE_NOTES = [
     "Мы используем файлы cookie для улучшения работы сайта.",
     "当サイトでは広告配信のためにCookieを使用しています。",
     "이 웹사이트는 서비스 개선을 위해 쿠키를 사용합니다.",
+    "Comments are closed.",
+    "Liebe Leserinnen und Leser, die Kommentarfunktion zu diesem Artikel ist geschlossen.",
+    "U verlaat nu de website van de gemeente.",
+    "You are now leaving our website.",
+    "Assine o jornal e tenha acesso ilimitado a todas as reportagens.",
+    "Questo blog non rappresenta una testata giornalistica.",
+    "本記事はアフィリエイト広告を利用しています。",
 ]
 
 

@@ -74,6 +74,16 @@ _SITE_NOTE = (
     r"your browser is (?:out of date|outdated|not supported)|update your browser|"
     r"(?:must be )?logged in to (?:post a )?comment|log in to (?:post a )?comment|comments are moderated|"
     r"limit your comments? to|by posting(?: a comment| your comment)?,? you agree|"
+    r"comments are closed|kommentarfunktion(?: \w+){0,4} (?:geschlossen|deaktiviert)|"
+    r"kommentare sind geschlossen|les commentaires sont fermés|los comentarios están cerrados|"
+    r"i commenti sono chiusi|os comentários estão fechados|reacties zijn gesloten|"
+    # a link that leaves the site, and an offer of unlimited reading, in the same languages
+    r"you are (?:now )?leaving (?:this|our|the) (?:web)?site|sie verlassen (?:jetzt )?(?:diese|unsere|die) "
+    r"(?:web)?seite|vous (?:allez )?quitte[rz] (?:le|ce|notre) site|está saliendo de(?:l| este| nuestro) sitio|"
+    r"stai (?:per )?lasciando (?:il|questo) sito|você está saindo d[oe] (?:nosso )?site|"
+    r"u verlaat (?:nu )?(?:de|deze|onze) website|"
+    r"accès illimité|acceso ilimitado|accesso illimitato|acesso ilimitado|unbegrenzte[nr]? zugang|"
+    r"non (?:rappresenta|costituisce) una testata giornalistica|"
     r"already a subscriber|subscribe (?:now|today)|unlimited (?:digital )?access|"
     r"déjà abonné|abonnez-vous|votre navigateur (?:est obsolète|n['’]est plus à jour)|"
     r"jetzt abonnieren|bereits abonnent|ihr browser ist veraltet|"
@@ -90,7 +100,8 @@ _SITE_NOTE = (
     r"необходимо (?:авторизоваться|войти)|πρέπει να (?:είστε συνδεδεμένοι|συνδεθείτε)|"
     r"παλιά έκδοση του (?:internet explorer|browser|φυλλομετρητή)")
 # The cookie note in Japanese, Korean and Chinese (no word edges).
-_SITE_NOTE_CJK = r"(?:Cookie|cookie|クッキー)を(?:使用|利用)|쿠키를 사용|使用(?:Cookie|cookie)"
+_SITE_NOTE_CJK = (r"(?:Cookie|cookie|クッキー)を(?:使用|利用)|쿠키를 사용|使用(?:Cookie|cookie)|"
+                  r"アフィリエイト(?:広告|プログラム)を(?:利用|使用)|(?:プロモーション|広告)が含まれています")
 # Chinese and Japanese (no word edges): rights reserved, "does not represent this site", no reprint.
 _NOTICE_CJK = (r"版权所有|版權所有|不代表本站|未经授权|未經授權|無断転載|禁止转载|"
                r"仅代表作者|僅代表作者|转载目的在于|轉載目的在於|不构成任何投资建议|不構成任何投資建議|"
@@ -130,7 +141,10 @@ def opens_with_notice_words(text: str, opening: int = 200) -> bool:
 _SITE_NOTE_HINTS = ("cookie", "browser", "navegador", "navigateur", "przegl", "браузер", "comment", "subscri",
                     "unlimited", "abonn", "suscri", "zaloguj", "подпиш", "εγγραφ", "règles", "charte", "kommentar",
                     "normas", "regole", "regulamin", "правила", "κανόνες", "connecté", "angemeldet", "debes ", "devi ",
-                    "zalogowan", "необходимо", "πρέπει", "έκδοση", "posting", "çerez", "クッキー", "쿠키")
+                    "zalogowan", "необходимо", "πρέπει", "έκδοση", "posting", "çerez", "クッキー", "쿠키",
+                    "closed", "geschlossen", "fermés", "cerrados", "chiusi", "fechados", "gesloten", "leaving",
+                    "verlassen", "quitte", "saliendo", "lasciando", "saindo", "verlaat", "illimit", "ilimit",
+                    "unbegrenzt", "testata", "アフィリエイト", "含まれています")
 
 
 def opens_as_site_note(text: str, opening: int = 200) -> bool:
