@@ -352,7 +352,11 @@ def main_elements(root: HtmlElement, thread: bool = False, plain: bool = False) 
     if article is not None:
         best = article  # replies below an article are its comments, unless the page is a thread
     elif posts:
-        return posts
+        # a page of sections alike, under its lead (named so, or a paragraph of its own just before them)
+        lead = lead_before(posts[0], scores)
+        if lead is None and not thread:
+            lead = _opening_block(posts[0], scores)
+        return [lead, *posts] if lead is not None else posts
     prose = None if thread else _prose_over_list(best, ranked, scores)
     if prose is not None:  # the list it won over stays out: no climbing to it, no sibling of it
         best, chosen = prose, [prose]
