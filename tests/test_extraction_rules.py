@@ -320,3 +320,15 @@ def test_a_post_of_one_line_beside_headlines_gives_its_title_and_line():
             "</div></body></html>")
     markdown = extract_page(html, "https://geeks.example.net/2012/11/12/pizza/").markdown
     assert "Wow… just wow." in markdown and "Geeky Parents" not in markdown
+
+
+def test_a_photo_between_two_sections_leaves_its_caption_out():
+    # the first figure comes after the story's first paragraph: it illustrates a section, it is not
+    # the lead image whose caption a reader takes in with the headline
+    paragraphs = ARTICLE.split("</p>")
+    html = ("<html><body><article><div class='body'>" + paragraphs[0] + "</p><figure><img src='/b.jpg'>"
+            "<figcaption>The harbour office on a winter morning, seen from the quay. Photo: archive</figcaption>"
+            "</figure>" + "</p>".join(paragraphs[1:]) + "</div></article></body></html>")
+    markdown = extract_page(html, "https://news.example.com/2026/11/ferry").markdown
+    assert "second crossing each morning" in markdown and "late evening boat" in markdown
+    assert "harbour office on a winter morning" not in markdown

@@ -7,7 +7,7 @@ import re
 import lxml.html
 from lxml import etree
 
-from websearch_mcp.extract.labels import kind_of
+from websearch_mcp.extract.labels import LEAD, kind_of
 from websearch_mcp.extract.notices import is_notice_block, opens_as_notice, opens_as_site_note
 from websearch_mcp.extract.replies import mark_titled_sections
 from websearch_mcp.extract.text import ends_a_sentence, link_density, linked_length, text_of, visible_length
@@ -138,13 +138,15 @@ def _inside_dropped(element: HtmlElement, root: HtmlElement, dropped: set[HtmlEl
 
 
 LEAD_CAPTION = 30  # visible characters that make the first figure's caption worth keeping
+LEAD_PROSE = 80  # visible characters of a paragraph before it that make a figure part of the story's body
 TEASERS = 3  # repeated cards that make a teaser grid (the box's own heading aside)
 TEASER_TEXT = 300  # characters: a card holding more is an entry of its own (a ticker, a slideshow)
 
 
 def _keep_lead_caption(root: HtmlElement) -> None:
-    """The first figure's caption (the lead image's), as a paragraph in the figure's place."""
-    figure = next(root.iter("figure"), None)
+    """The first figure's caption, as a paragraph in the figure's place, when the figure comes before the
+    article's prose (the lead image; a photo between two sections is not the story's)."""
+    figure = _lead_figure(root)
     caption = figure.find(".//figcaption") if figure is not None else None
     if figure is None or caption is None or figure.getparent() is None:
         _keep_opening_caption(root)
@@ -153,6 +155,19 @@ def _keep_lead_caption(root: HtmlElement) -> None:
         caption.tag = "p"
         caption.tail = None
         figure.addprevious(caption)
+
+
+def _lead_figure(root: HtmlElement) -> HtmlElement | None:
+    """The first <figure>, unless a paragraph of the body's prose comes before it (a standfirst or a
+    caption may)."""
+    for element in root.iter("figure", "p"):
+        if element.tag == "figure":
+            return element
+        label = element.get("class") or ""
+        if (visible_length(text_of(element)) >= LEAD_PROSE and not _CAPTION_CLASS.search(label)
+                and not LEAD.search(label)):
+            return None
+    return None
 
 
 _CAPTION_CLASS = re.compile(r"(?:^|[\s_-])caption(?:$|[\s_-])", re.IGNORECASE)
