@@ -205,7 +205,9 @@ def test_an_error_pages_message_beats_the_legal_notice_below_it():
 @pytest.mark.parametrize(("title", "comments", "related"), [
     ("Comments (3)", True, False), ("12 Comments", True, False), ("Kommentare", True, False),
     ("Відгуки покупців (4)", True, False), ("评论(5)", True, False), ("Sổ lưu bút", True, False),
-    ("Imóveis semelhantes", False, True), ("Related posts", False, True),
+    ("Imóveis semelhantes", False, True), ("Related posts", False, True), ("Diğer duyurular", False, True),
+    ("More news", False, True), ("Weitere Stellenangebote", False, True), ("Lire aussi :", False, True),
+    ("관련기사", False, True), ("Other benefits", False, False), ("More about the project", False, False),
     ("Your comments", False, False), ("Comments are closed", False, False),
     ("How to write comments in Python code", False, False),
 ])
@@ -332,3 +334,19 @@ def test_a_photo_between_two_sections_leaves_its_caption_out():
     markdown = extract_page(html, "https://news.example.com/2026/11/ferry").markdown
     assert "second crossing each morning" in markdown and "late evening boat" in markdown
     assert "harbour office on a winter morning" not in markdown
+
+
+def test_a_brief_above_a_longer_list_of_the_sites_other_notices_keeps_the_brief_alone():
+    # the list under its title ("Other announcements") holds more text than the brief: it still goes
+    others = "".join(f"<li><a href='/notices/{n}'>{title}</a> {blurb}</li>" for n, (title, blurb) in enumerate((
+        ("Summer school enrolment opens", "Enrolment runs until the first of July through the student portal."),
+        ("Library summer hours", "In July and August the library opens on weekdays from half past eight."),
+        ("Exchange results published", "The lists of selected and reserve students are on the office's page."),
+        ("Campus shuttle timetable", "In the summer term the shuttle runs every half hour between the sites."))))
+    html = ("<html><body><div class='region-content'><h1>Graduation moves indoors</h1><p>Following the weather "
+            "warning, Wednesday's graduation ceremony will be held in the sports hall instead of the stadium. The "
+            "time does not change; each graduate may bring two guests.</p><h2>Other announcements</h2>"
+            f"<ul class='list'>{others}</ul></div></body></html>")
+    markdown = extract_page(html, "https://uni.example.edu/notices/graduation-indoors").markdown
+    assert "held in the sports hall" in markdown
+    assert "Enrolment runs until" not in markdown and "Other announcements" not in markdown

@@ -9,7 +9,7 @@ from lxml import etree
 
 from websearch_mcp.extract.labels import LEAD, kind_of
 from websearch_mcp.extract.notices import is_notice_block, opens_as_notice, opens_as_site_note
-from websearch_mcp.extract.replies import mark_titled_sections
+from websearch_mcp.extract.replies import RELATED_MARK, mark_titled_sections
 from websearch_mcp.extract.text import ends_a_sentence, link_density, linked_length, text_of, visible_length
 
 TYPE_CHECKING = False
@@ -242,6 +242,8 @@ def _is_furniture(element: HtmlElement, total: int, runs: dict[tuple[HtmlElement
     kind = kind_of(element)
     if kind.comments and not thread:
         return True  # comments go however long they are (but a thread's replies are its content)
+    if RELATED_MARK in (element.get("class") or ""):
+        return True  # a list of other pages under a title that says so, however long
     if size >= SITE_NOTE_MIN and element.tag in _NOTE_TAGS and is_notice_block(element, opens_as_site_note, text):
         return True  # the site's note to its reader: cookies, an old browser, comment rules, an offer
     if size >= total * 0.4 and not (kind.negative and is_notice_block(element, opens_as_notice, text)):

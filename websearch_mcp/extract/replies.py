@@ -217,12 +217,30 @@ _COMMENT_WORDS = (
 COMMENTS_TITLE = re.compile(
     rf"^\W*(?:\d+\s*)?(?:{_COMMENT_WORDS})(?:\s+[^\W\d]+)?\s*[(\[]?\s*\d*\s*[)\]]?\W*$",
     re.IGNORECASE)
+# "Other news", "More announcements", "Weitere Stellenangebote", "Diğer duyurular": the site's other pages.
+_OTHER_PAGES = (
+    r"(?:other|more|latest) (?:news|stories|articles|posts|announcements|notices|jobs|vacancies|releases|events)|"
+    r"weitere (?:nachrichten|meldungen|artikel|beiträge|stellenangebote|stellen|pressemitteilungen|termine)|"
+    r"autres (?:actualités|articles|offres|communiqués|annonces)|(?:à )?lire aussi|sur le même sujet|"
+    r"(?:otras|más) (?:noticias|ofertas|convocatorias)|otros (?:artículos|avisos)|te puede interesar|"
+    r"altre (?:notizie|offerte|news)|altri (?:articoli|avvisi)|leggi anche|"
+    r"(?:outras|mais) (?:notícias|vagas)|leia também|veja também|"
+    r"(?:meer|ander) nieuws|andere vacatures|lees ook|"
+    r"další (?:aktuality|zprávy|články|nabídky|oznámení)|čtěte také|"
+    r"diğer (?:duyurular|haberler|yazılar|ilanlar)|ilgili haberler|"
+    r"inne (?:artykuły|wiadomości|ogłoszenia)|czytaj (?:też|także)|zobacz (?:też|także)|"
+    r"другие (?:новости|статьи)|читайте также|"
+    r"다른 (?:공지|글|소식)|관련 ?기사|その他のお知らせ|他のお知らせ")
 # A title that names a list of other pages below it: "Related", "Similar properties", "Imóveis semelhantes".
 RELATED_TITLE = re.compile(
-    r"^\W*(?:[^\W\d]+\s+)?(?:related|similar|semelhantes|similares|ähnliche|simili|podobne|похожие|схожі|"
-    r"gerelateerd|benzer|相关|相關|関連)(?:\s+[^\W\d]+)?\W*$",
+    r"^\W*(?:(?:[^\W\d]+\s+)?(?:related|similar|semelhantes|similares|ähnliche|simili|podobne|похожие|схожі|"
+    r"gerelateerd|benzer|relacionad[oa]s|correlat[ie]|související|powiązane|相关|相關|関連)(?:\s+[^\W\d]+)?|"
+    rf"{_OTHER_PAGES})\W*$",
     re.IGNORECASE)
 TITLE_TEXT = 30  # characters: a title is this short
+# The class word given to a list of other pages known by its title (and to the title): it goes however
+# much of the content it holds (a brief of two sentences above the site's other announcements).
+RELATED_MARK = "titled-related"
 _HEADING_TAGS = frozenset({"h2", "h3", "h4", "h5", "h6", "dt"})
 _TITLE_TAGS = frozenset({*_HEADING_TAGS, "div", "p"})
 _SECTION_TAGS = frozenset({"div", "section", "table", "ul", "ol", "dl", "aside"})
@@ -250,7 +268,7 @@ def mark_titled_sections(root: HtmlElement) -> None:
         if COMMENTS_TITLE.match(title_text):
             mark, is_kind = "comments", _rows_are_replies
         elif RELATED_TITLE.match(title_text):
-            mark, is_kind = "related", _rows_are_cards
+            mark, is_kind = RELATED_MARK, _rows_are_cards
         else:
             continue
         if title.find(".//a") is not None or any(a.tag == "a" for a in title.iterancestors()):
@@ -262,6 +280,8 @@ def mark_titled_sections(root: HtmlElement) -> None:
             section = title.getnext()
         if section is not None and section.tag in _SECTION_TAGS and is_kind(section, title):
             section.set("class", f"{section.get('class') or ''} {mark}".strip())
+            if mark == RELATED_MARK and section is not parent:
+                title.set("class", f"{title.get('class') or ''} {mark}".strip())
 
 
 def _first_child(element: HtmlElement) -> HtmlElement | None:
