@@ -350,3 +350,20 @@ def test_a_brief_above_a_longer_list_of_the_sites_other_notices_keeps_the_brief_
     markdown = extract_page(html, "https://uni.example.edu/notices/graduation-indoors").markdown
     assert "held in the sports hall" in markdown
     assert "Enrolment runs until" not in markdown and "Other announcements" not in markdown
+
+
+@pytest.mark.parametrize("title", ["Altre posizioni aperte", "Other open positions", "최근 공지사항"])
+def test_a_list_of_the_sites_other_pages_each_opening_with_a_link_goes_with_its_title(title):
+    jobs = "".join(f"<li class='job-item'><a href='/jobs/{n}'>{name}</a><p>{text}</p></li>" for n, (name, text) in
+                   enumerate((("Counter sales, Brescia", "Knowledge of tools and fasteners, available on Saturday "
+                               "mornings, a driving licence for deliveries to the building sites."),
+                              ("Accounts clerk, Bergamo", "Two years in accounts payable, good spreadsheet skills "
+                               "and some English for the foreign suppliers."),
+                              ("Delivery driver, Lecco", "A category C licence and a clean record; the routes "
+                               "start at six and end by early afternoon."))))
+    html = ("<html><body><div class='content'><h1>Warehouse worker, Bergamo</h1><div class='rich-text'><p>We are "
+            "looking for a warehouse worker with a forklift licence for our logistics hub in Bergamo, on a "
+            "permanent contract in two shifts.</p></div>"
+            f"<section class='job-list'><h2>{title}</h2><ul>{jobs}</ul></section></div></body></html>")
+    markdown = extract_page(html, "https://shop.example.it/jobs/warehouse-bergamo").markdown
+    assert "forklift licence" in markdown and "Counter sales" not in markdown and "spreadsheet" not in markdown

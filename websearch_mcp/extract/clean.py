@@ -195,7 +195,10 @@ def _keep_opening_caption(root: HtmlElement) -> None:
 
 def is_teaser_grid(element: HtmlElement) -> bool:
     """Three or more cards alike (the box's own heading aside), each a heading that links elsewhere and
-    a line of teaser text: a list of related stories, whatever share of the page's text it holds."""
+    a line of teaser text: a list of related stories, whatever share of the page's text it holds (or a
+    list of the site's other pages known by its title)."""
+    if RELATED_MARK in (element.get("class") or ""):
+        return True
     if len(element) < TEASERS:  # most elements: no need to list the children
         return False
     cards = [child for child in element if isinstance(child.tag, str) and child.tag not in _HEADINGS]

@@ -231,6 +231,13 @@ _OTHER_PAGES = (
     r"inne (?:artykuły|wiadomości|ogłoszenia)|czytaj (?:też|także)|zobacz (?:też|także)|"
     r"другие (?:новости|статьи)|читайте также|"
     r"다른 (?:공지|글|소식)|관련 ?기사|その他のお知らせ|他のお知らせ")
+# "Other positions", "Altre posizioni aperte", "최근 공지사항": a title of the site's other or latest pages
+# of some kind, when every row below it opens with a link.
+OTHER_TITLE = re.compile(
+    r"^\W*(?:other|more|latest|recent|weitere|andere|neueste|aktuelle|autres|derni[eè]res|otras|otros|más|"
+    r"últim[oa]s|altre|altri|ultime|ultimi|outras|outros|mais|recentes|meer|nieuwste|další|ostatní|"
+    r"nejnovější|diğer|son|inne|najnowsze|другие|последние|다른|최근)\s+[^\W\d]+(?:\s+[^\W\d]+)?\W*$",
+    re.IGNORECASE)
 # A title that names a list of other pages below it: "Related", "Similar properties", "Imóveis semelhantes".
 RELATED_TITLE = re.compile(
     r"^\W*(?:(?:[^\W\d]+\s+)?(?:related|similar|semelhantes|similares|ähnliche|simili|podobne|похожие|схожі|"
@@ -269,6 +276,8 @@ def mark_titled_sections(root: HtmlElement) -> None:
             mark, is_kind = "comments", _rows_are_replies
         elif RELATED_TITLE.match(title_text):
             mark, is_kind = RELATED_MARK, _rows_are_cards
+        elif OTHER_TITLE.match(title_text):
+            mark, is_kind = RELATED_MARK, _rows_are_links
         else:
             continue
         if title.find(".//a") is not None or any(a.tag == "a" for a in title.iterancestors()):
@@ -312,6 +321,22 @@ SIGNED_REPLIES = 2
 def _rows_are_cards(section: HtmlElement, title: HtmlElement) -> bool:
     """Whether a section (the title aside) is three or more cards alike (a list of other pages)."""
     return len(_rows_alike(section, title)) >= REPLY_ROWS
+
+
+def _rows_are_links(section: HtmlElement, title: HtmlElement) -> bool:
+    """Whether a section (the title aside) is three or more rows alike, each opening with a link to
+    another page (a headline, a job's title), as a list of the site's other pages is."""
+    rows = _rows_alike(section, title)
+    return len(rows) >= REPLY_ROWS and all(_opens_with_link(row) for row in rows)
+
+
+def _opens_with_link(row: HtmlElement) -> bool:
+    if (row.text or "").strip():
+        return False
+    first = _first_child(row)
+    while first is not None and first.tag != "a" and not (first.text or "").strip():
+        first = _first_child(first)
+    return first is not None and first.tag == "a" and bool(first.get("href"))
 
 
 def _rows_alike(section: HtmlElement, title: HtmlElement) -> list[HtmlElement]:
