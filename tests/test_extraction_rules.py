@@ -208,6 +208,7 @@ def test_an_error_pages_message_beats_the_legal_notice_below_it():
     ("Imóveis semelhantes", False, True), ("Related posts", False, True), ("Diğer duyurular", False, True),
     ("More news", False, True), ("Weitere Stellenangebote", False, True), ("Lire aussi :", False, True),
     ("관련기사", False, True), ("Other benefits", False, False), ("More about the project", False, False),
+    ("En çok okunan 10 tarif", False, True), ("Most read", False, True), ("Les plus lus", False, True),
     ("Your comments", False, False), ("Comments are closed", False, False),
     ("How to write comments in Python code", False, False),
 ])
@@ -352,7 +353,7 @@ def test_a_brief_above_a_longer_list_of_the_sites_other_notices_keeps_the_brief_
     assert "Enrolment runs until" not in markdown and "Other announcements" not in markdown
 
 
-@pytest.mark.parametrize("title", ["Altre posizioni aperte", "Other open positions", "최근 공지사항"])
+@pytest.mark.parametrize("title", ["Altre posizioni aperte", "Other open positions", "최근 공지사항", "Más fotos del día"])
 def test_a_list_of_the_sites_other_pages_each_opening_with_a_link_goes_with_its_title(title):
     jobs = "".join(f"<li class='job-item'><a href='/jobs/{n}'>{name}</a><p>{text}</p></li>" for n, (name, text) in
                    enumerate((("Counter sales, Brescia", "Knowledge of tools and fasteners, available on Saturday "

@@ -230,13 +230,17 @@ _OTHER_PAGES = (
     r"diğer (?:duyurular|haberler|yazılar|ilanlar)|ilgili haberler|"
     r"inne (?:artykuły|wiadomości|ogłoszenia)|czytaj (?:też|także)|zobacz (?:też|także)|"
     r"другие (?:новости|статьи)|читайте также|"
-    r"다른 (?:공지|글|소식)|관련 ?기사|その他のお知らせ|他のお知らせ")
+    r"다른 (?:공지|글|소식)|관련 ?기사|その他のお知らせ|他のお知らせ|"
+    # "Most read", "En çok okunan 10 tarif"
+    r"(?:(?:the )?most (?:read|popular|viewed)|meistgelesen\w*|les plus (?:lus|populaires)|(?:lo )?más (?:leíd|vist)[oa]s|"
+    r"(?:i )?più lett[ie]|mais lid[ao]s|meest gelezen|nejčtenější|najczęściej czytane|самое читаемое|"
+    r"en çok okunan|가장 많이 본|인기 ?기사|人気記事|阅读排行|热门文章)(?:\s+\w+){0,2}")
 # "Other positions", "Altre posizioni aperte", "최근 공지사항": a title of the site's other or latest pages
 # of some kind, when every row below it opens with a link.
 OTHER_TITLE = re.compile(
     r"^\W*(?:other|more|latest|recent|weitere|andere|neueste|aktuelle|autres|derni[eè]res|otras|otros|más|"
     r"últim[oa]s|altre|altri|ultime|ultimi|outras|outros|mais|recentes|meer|nieuwste|další|ostatní|"
-    r"nejnovější|diğer|son|inne|najnowsze|другие|последние|다른|최근)\s+[^\W\d]+(?:\s+[^\W\d]+)?\W*$",
+    r"nejnovější|diğer|son|inne|najnowsze|другие|последние|다른|최근)(?:\s+[^\W\d]+){1,3}\W*$",
     re.IGNORECASE)
 # A title that names a list of other pages below it: "Related", "Similar properties", "Imóveis semelhantes".
 RELATED_TITLE = re.compile(
