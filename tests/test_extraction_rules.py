@@ -353,7 +353,8 @@ def test_a_brief_above_a_longer_list_of_the_sites_other_notices_keeps_the_brief_
     assert "Enrolment runs until" not in markdown and "Other announcements" not in markdown
 
 
-@pytest.mark.parametrize("title", ["Altre posizioni aperte", "Other open positions", "최근 공지사항", "Más fotos del día"])
+@pytest.mark.parametrize("title", ["Altre posizioni aperte", "Other open positions", "최근 공지사항",
+                                   "Más fotos del día"])
 def test_a_list_of_the_sites_other_pages_each_opening_with_a_link_goes_with_its_title(title):
     jobs = "".join(f"<li class='job-item'><a href='/jobs/{n}'>{name}</a><p>{text}</p></li>" for n, (name, text) in
                    enumerate((("Counter sales, Brescia", "Knowledge of tools and fasteners, available on Saturday "

@@ -232,7 +232,8 @@ _OTHER_PAGES = (
     r"другие (?:новости|статьи)|читайте также|"
     r"다른 (?:공지|글|소식)|관련 ?기사|その他のお知らせ|他のお知らせ|"
     # "Most read", "En çok okunan 10 tarif"
-    r"(?:(?:the )?most (?:read|popular|viewed)|meistgelesen\w*|les plus (?:lus|populaires)|(?:lo )?más (?:leíd|vist)[oa]s|"
+    r"(?:(?:the )?most (?:read|popular|viewed)|meistgelesen\w*|les plus (?:lus|populaires)|"
+    r"(?:lo )?más (?:leíd|vist)[oa]s|"
     r"(?:i )?più lett[ie]|mais lid[ao]s|meest gelezen|nejčtenější|najczęściej czytane|самое читаемое|"
     r"en çok okunan|가장 많이 본|인기 ?기사|人気記事|阅读排行|热门文章)(?:\s+\w+){0,2}")
 # "Other positions", "Altre posizioni aperte", "최근 공지사항": a title of the site's other or latest pages
