@@ -13,7 +13,7 @@ from websearch_mcp.extract.error_page import MESSAGE_TEXT, holds_message, is_err
 from websearch_mcp.extract.main_content import FURNITURE_TAGS, holds_replies, is_thread_url, main_elements
 from websearch_mcp.extract.markdown import render_all
 from websearch_mcp.extract.metadata import PageMetadata, read_metadata
-from websearch_mcp.extract.notices import NOTICE
+from websearch_mcp.extract.notices import reads_as_notice
 from websearch_mcp.extract.shell import ShellVerdict, detect_shell
 from websearch_mcp.extract.structured import article_body, structured_content
 from websearch_mcp.extract.titled import titled_block
@@ -205,7 +205,7 @@ def _elsewhere_needed(markdown: str) -> float:
 
 def _doubtful(markdown: str) -> bool:
     text = markdown.strip()
-    return len(text) < DOUBTFUL_TEXT or (len(text) < DOUBTFUL_FURNITURE and bool(NOTICE.search(text[:400])))
+    return len(text) < DOUBTFUL_TEXT or (len(text) < DOUBTFUL_FURNITURE and reads_as_notice(text[:400]))
 
 
 def _second_opinion(html: str, url: str | None, thread: bool, first: str) -> str:
@@ -254,7 +254,7 @@ def _better(other: str, first: str) -> bool:
     when the first reads like furniture itself, a sentence or more: an error page's message beats the
     copyright line below it)."""
     first_words, other_words = len(first.split()), len(other.split())
-    if NOTICE.search(other.strip()[:400]) or _mostly_list(other):
+    if reads_as_notice(other.strip()[:400]) or _mostly_list(other):
         return False
     if _is_furniture(first) and other_words >= SENTENCE_WORDS:
         return True
@@ -269,7 +269,7 @@ FURNITURE_TEXT = 600  # characters: a text this short that reads like furniture 
 def _is_furniture(text: str) -> bool:
     """A short text that reads like furniture: a copyright line, a legal notice, a cookie note."""
     text = text.strip()
-    return len(text) <= FURNITURE_TEXT and bool(NOTICE.search(text[:400]))
+    return len(text) <= FURNITURE_TEXT and reads_as_notice(text[:400])
 
 
 _LIST_LINE = re.compile(r"^\s*(?:[-*+]|\d+\.|\|)\s", re.MULTILINE)

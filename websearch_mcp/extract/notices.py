@@ -100,7 +100,7 @@ _SITE_NOTE = (
     r"необходимо (?:авторизоваться|войти)|πρέπει να (?:είστε συνδεδεμένοι|συνδεθείτε)|"
     r"παλιά έκδοση του (?:internet explorer|browser|φυλλομετρητή)")
 # The cookie note in Japanese, Korean and Chinese (no word edges).
-_SITE_NOTE_CJK = (r"(?:Cookie|cookie|クッキー)を(?:使用|利用)|쿠키를 사용|使用(?:Cookie|cookie)|"
+_SITE_NOTE_CJK = (r"(?:cookie|クッキー)を(?:使用|利用)|쿠키를 사용|使用cookie|"
                   r"アフィリエイト(?:広告|プログラム)を(?:利用|使用)|(?:プロモーション|広告)が含まれています")
 # Chinese and Japanese (no word edges): rights reserved, "does not represent this site", no reprint.
 _NOTICE_CJK = (r"版权所有|版權所有|不代表本站|未经授权|未經授權|無断転載|禁止转载|"
@@ -112,15 +112,22 @@ _NOTICE_CJK = (r"版权所有|版權所有|不代表本站|未经授权|未經�
 _NOTICE_LIKELY = (r"copyright|powered by|licensed under|no comments yet|quick links|cookies? to|sign in|"
                   r"create an account")
 
+# The patterns hold lower-case phrases and are matched against lowered text: a case-blind pattern of a
+# few hundred phrases searches several times slower.
 # A block that is certainly a notice where it opens with one of these.
-NOTICE_ONLY = re.compile(rf"©|\b(?:{_NOTICE_ONLY}|{_SITE_NOTE})\b|{_NOTICE_CJK}", re.IGNORECASE)
+NOTICE_ONLY = re.compile(rf"©|\b(?:{_NOTICE_ONLY}|{_SITE_NOTE})\b|{_NOTICE_CJK}")
 # The same in words only (a block that opens with "© AFP" may be an article under its photo's credit).
-NOTICE_WORDS = re.compile(rf"\b(?:{_NOTICE_ONLY}|{_SITE_NOTE})\b|{_NOTICE_CJK}", re.IGNORECASE)
+NOTICE_WORDS = re.compile(rf"\b(?:{_NOTICE_ONLY}|{_SITE_NOTE})\b|{_NOTICE_CJK}")
 # A block that opens with one of these is the site talking to its reader, wherever it sits.
-SITE_NOTE = re.compile(rf"\b(?:{_SITE_NOTE})\b|{_SITE_NOTE_CJK}", re.IGNORECASE)
+SITE_NOTE = re.compile(rf"\b(?:{_SITE_NOTE})\b|{_SITE_NOTE_CJK}")
 # A whole output that reads like a notice (a footer, a disclaimer, an empty comment widget).
 NOTICE = re.compile(rf"©|\b(?:{_NOTICE_ONLY}|{_SITE_NOTE}|{_NOTICE_LIKELY})\b|{_NOTICE_CJK}|^\s*name:",
-                    re.IGNORECASE | re.MULTILINE)
+                    re.MULTILINE)
+
+
+def reads_as_notice(text: str) -> bool:
+    """Whether a text holds a phrase of notices (or one that notices use), in any case."""
+    return NOTICE.search(text.lower()) is not None
 
 
 NOTICE_TEXT = 400  # visible characters: a block this short that opens with a notice's phrase is a notice
@@ -128,12 +135,12 @@ NOTICE_TEXT = 400  # visible characters: a block this short that opens with a no
 
 def opens_as_notice(text: str, opening: int = 200) -> bool:
     """Whether a block's opening (its first `opening` characters) holds a phrase only notices use."""
-    return bool(NOTICE_ONLY.search(text.strip()[:opening]))
+    return bool(NOTICE_ONLY.search(text.strip()[:opening].lower()))
 
 
 def opens_with_notice_words(text: str, opening: int = 200) -> bool:
     """opens_as_notice, the © sign left out."""
-    return bool(NOTICE_WORDS.search(text.strip()[:opening]))
+    return bool(NOTICE_WORDS.search(text.strip()[:opening].lower()))
 
 
 # Words one of which every site note holds: looked for first, since most blocks hold none (a substring
