@@ -8,7 +8,7 @@ import unicodedata
 
 import lxml.html
 
-from websearch_mcp.extract.clean import drop, drop_junk, is_teaser_grid, prune
+from websearch_mcp.extract.clean import drop, drop_junk, lists_other_pages, prune
 from websearch_mcp.extract.error_page import MESSAGE_TEXT, holds_message, is_error_title, message_block
 from websearch_mcp.extract.main_content import FURNITURE_TAGS, holds_replies, is_thread_url, main_elements
 from websearch_mcp.extract.markdown import render_all
@@ -156,7 +156,7 @@ def extract_page(html: str, url: str | None = None) -> ExtractedPage:
     page_chars = len(page_body.text_content()) if page_body is not None else 0
     thread = is_thread_url(url)
     found = main_elements(tree, thread)
-    elements = [e for e in found if not is_teaser_grid(e)] or found
+    elements = [e for e in found if not lists_other_pages(e)] or found
     host = _page_host(url)
     for element in elements:
         prune(element, host, thread)
@@ -232,7 +232,7 @@ def _other_opinion(html: str, url: str | None, thread: bool, plain: bool) -> str
         for element in main_elements(tree, thread):
             if element.getparent() is not None:
                 drop(element)
-    elements = [e for e in main_elements(tree, thread, plain) if not is_teaser_grid(e)]
+    elements = [e for e in main_elements(tree, thread, plain) if not lists_other_pages(e)]
     if not thread and holds_replies(tree, elements):
         return None  # replies alike: the comments below an article, on a page that is not a thread
     host = _page_host(url)

@@ -23,6 +23,7 @@ JUNK_TAGS = ("script", "style", "noscript", "template", "svg", "canvas", "iframe
 
 # The attributes rather than the elements: the same search in half the time of an element predicate.
 _MAYBE_HIDDEN = etree.XPath("//body//@hidden | //body//@aria-hidden | //body//@style")
+_NAMED_ANCHORS = etree.XPath("//a[not(@href)][@name or @id]")
 # A <noscript> with this much text is content (the page's no-JavaScript copy, or the rest of the page
 # that an unclosed <noscript> swallowed), not a tracking pixel or a "please enable JavaScript" note.
 NOSCRIPT_CONTENT = 200
@@ -42,6 +43,8 @@ def drop_junk(tree: HtmlElement) -> None:
         if len(noscript.text_content().strip()) >= NOSCRIPT_CONTENT:
             noscript.tag = "div"
     etree.strip_elements(tree, *JUNK_TAGS, etree.Comment, etree.ProcessingInstruction, with_tail=False)
+    for anchor in _NAMED_ANCHORS(tree):
+        anchor.tag = "span"  # a place to link to (`<a name="seq1">`), not a link: its text is the page's own
     mark_titled_sections(tree)
     hidden = list(dict.fromkeys(a.getparent() for a in _MAYBE_HIDDEN(tree) if _is_hidden(a.getparent())))
     if not hidden:
@@ -193,12 +196,15 @@ def _keep_opening_caption(root: HtmlElement) -> None:
         outer.addprevious(first)
 
 
+def lists_other_pages(element: HtmlElement) -> bool:
+    """A teaser grid, or a list of the site's other pages known by its title (a block chosen beside the
+    article that is not more of it)."""
+    return RELATED_MARK in (element.get("class") or "") or is_teaser_grid(element)
+
+
 def is_teaser_grid(element: HtmlElement) -> bool:
     """Three or more cards alike (the box's own heading aside), each a heading that links elsewhere and
-    a line of teaser text: a list of related stories, whatever share of the page's text it holds (or a
-    list of the site's other pages known by its title)."""
-    if RELATED_MARK in (element.get("class") or ""):
-        return True
+    a line of teaser text: a list of related stories, whatever share of the page's text it holds."""
     if len(element) < TEASERS:  # most elements: no need to list the children
         return False
     cards = [child for child in element if isinstance(child.tag, str) and child.tag not in _HEADINGS]

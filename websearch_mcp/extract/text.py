@@ -34,10 +34,7 @@ def visible_length(text: str) -> int:
 
 def linked_length(element: HtmlElement, anchors: bool = True) -> int:
     """Visible characters of an element's text that sit inside links (or only those that leave the page)."""
-    # a named <a> without an address (`<a name="seq1">`) is a place to link to: its text is the page's own
-    texts = [text_of(a) for a in element.iter("a")
-             if ((href := a.get("href")) is not None and (anchors or not href.startswith("#")))
-             or (href is None and a.get("name") is None and a.get("id") is None)]
+    texts = [text_of(a) for a in element.iter("a") if anchors or not (a.get("href") or "").startswith("#")]
     return visible_length("".join(texts)) if texts else 0  # one count for all the links: the same sum
 
 
