@@ -37,7 +37,7 @@ def read(upstream, name: str, **arguments) -> tuple[float, dict]:
 
 
 @pytest.mark.parametrize("name", ["heading-hash-run.html", "heading-space-run.html", "heading-link-run.html",
-                                  "deep-nesting.html"])
+                                  "deep-nesting.html", "long-title-headings.html"])
 @pytest.mark.parametrize("mode", [{"outline": True}, {"query": "answer in time"}, {}])
 def test_a_hostile_heading_costs_what_its_length_costs(upstream, name, mode):
     cpu, result = read(upstream, name, **mode)

@@ -3,6 +3,8 @@ caption, rather than a notice of the page's furniture."""
 
 from __future__ import annotations
 
+from itertools import islice
+
 from websearch_mcp.extract.labels import kind_of
 from websearch_mcp.extract.text import text_of, visible_length
 
@@ -11,7 +13,10 @@ if TYPE_CHECKING:
     from lxml.html import HtmlElement
 
 TITLED_BLOCK = 300  # visible characters: the block around the title grows up to this (a date, a caption)
+TITLED_LEVELS = 8  # ... and this many levels above the title at most
 TITLE_TEXT = 8  # characters: a shorter heading ("404", "News") names no post
+TITLE_CHARS = 300  # characters of the page's title read
+TITLE_HEADINGS = 200  # the first headings of the page looked at for the post's title
 _TITLE_HEADINGS = ("h1", "h2", "h3")
 _OUTSIDE = frozenset({"header", "nav", "aside", "footer"})
 _ARTICLE = frozenset({"article", "main"})
@@ -22,15 +27,20 @@ def titled_block(tree: HtmlElement, title: str, site_name: str = "", shown: str 
     not the site's name), grown while it stays short; none when the post holds the text shown so far
     (a short post, rightly found)."""
     body = tree.find("body")
-    wanted, site = _words(title), _words(site_name)
+    # a page's title and site name are short: a longer one is cut (a page of 100,000 headings and a title
+    # of a megabyte stays linear), and only the first headings are looked at
+    wanted, site = _words(title[:TITLE_CHARS * 4])[:TITLE_CHARS], _words(site_name[:TITLE_CHARS * 4])[:TITLE_CHARS]
     if body is None or not wanted:
         return None
-    heading = next((h for h in body.iter(*_TITLE_HEADINGS) if _names_the_post(h, wanted, site)), None)
+    headings = islice(body.iter(*_TITLE_HEADINGS), TITLE_HEADINGS)
+    heading = next((h for h in headings if _names_the_post(h, wanted, site)), None)
     if heading is None or (shown and shown in _words(text_of(_post_of(heading)))):
         return None
     found, parent = heading, heading.getparent()
-    while (parent is not None and parent is not body and visible_length(text_of(parent)) <= TITLED_BLOCK
-           and not _holds_page_furniture(parent)):
+    for _ in range(TITLED_LEVELS):
+        if (parent is None or parent is body or visible_length(text_of(parent)) > TITLED_BLOCK
+                or _holds_page_furniture(parent)):
+            break
         found, parent = parent, parent.getparent()
     return found
 
