@@ -45,6 +45,16 @@ def test_a_hostile_heading_costs_what_its_length_costs(upstream, name, mode):
     assert not result.get("isError")
 
 
+def test_a_quarter_megabyte_of_link_syntax_is_read_in_linear_time(upstream):
+    # every "](" of a run never closed started a search for its ")" to the end of the text: 9.4 s at this size
+    upstream.route("GET", "/link-run-4", Reply(body=pages(scale=4)["heading-link-run.html"]))
+    config = config_for(upstream, allow_private_urls=True)
+    started = time.process_time()
+    replies = exchange([call("fetch_content", {"urls": [f"{upstream.url}/link-run-4"]})], registry=registry_for(config))
+    assert time.process_time() - started < 2.0
+    assert not next(r for r in replies if r.get("id") == 1)["result"].get("isError")
+
+
 def test_a_hundred_thousand_headings_give_an_outline_within_max_chars(upstream):
     cpu, result = read(upstream, "many-headings.html", outline=True, max_chars=20_000)
     page = result["structuredContent"]["pages"][0]

@@ -165,7 +165,7 @@ def extract_page(html: str, url: str | None = None) -> ExtractedPage:
         markdown = _unpruned(html, url)
     if _doubtful(markdown) and page_chars > _elsewhere_needed(markdown):
         markdown = _second_opinion(html, url, thread, markdown)  # only when the page holds more text elsewhere
-    if _is_furniture(markdown) or len(_LINK_TARGET.sub("]", markdown).strip()) < TINY_TEXT:
+    if _is_furniture(markdown) or _is_tiny(markdown):
         markdown = _titled_or(html, url, metadata, markdown)
     source = ""
     if data is not None:
@@ -330,7 +330,14 @@ def _with_error_message(html: str, url: str | None, title: str, markdown: str) -
 
 TINY_TEXT = 100  # characters shown (link targets aside): an output this short (a headline from a list)
 # is worth a look at the block around the post's title
-_LINK_TARGET = re.compile(r"\]\([^)]*\)")
+# A link's target as the Markdown writer makes it (no space, bracket or parenthesis inside: on a run of
+# "[a](" never closed, each try stops at once)
+_LINK_TARGET = re.compile(r"\]\([^()\[\]\s]*\)")
+
+
+def _is_tiny(markdown: str) -> bool:
+    """Whether an output shows fewer than TINY_TEXT characters, link targets aside."""
+    return len(markdown) < TINY_TEXT * 20 and len(_LINK_TARGET.sub("]", markdown).strip()) < TINY_TEXT
 _MARKS = re.compile(r"[#*_\[\]>`|]")  # Markdown's marks, to find a text shown in the page's own
 SHOWN_PROBE = 40  # characters of the text shown so far looked for in the post
 
