@@ -338,6 +338,8 @@ _LINK_TARGET = re.compile(r"\]\([^()\[\]\s]*\)")
 def _is_tiny(markdown: str) -> bool:
     """Whether an output shows fewer than TINY_TEXT characters, link targets aside."""
     return len(markdown) < TINY_TEXT * 20 and len(_LINK_TARGET.sub("]", markdown).strip()) < TINY_TEXT
+
+
 _MARKS = re.compile(r"[#*_\[\]>`|]")  # Markdown's marks, to find a text shown in the page's own
 SHOWN_PROBE = 40  # characters of the text shown so far looked for in the post
 
@@ -349,12 +351,12 @@ def _titled_or(html: str, url: str | None, metadata: PageMetadata, markdown: str
     tree = parse_html(html)
     drop_junk(tree)
     title = tree.findtext(".//title") or metadata.title
+    furniture = _is_furniture(markdown)
     # a short text that the post itself holds is the post, rightly found (a furniture note is never)
-    plain = " ".join(_MARKS.sub("", _LINK_TARGET.sub("]", markdown)).split()).lower()
-    shown = "" if _is_furniture(markdown) else plain[:SHOWN_PROBE]
-    block = titled_block(tree, title, metadata.site_name, shown)
+    shown = "" if furniture else " ".join(_MARKS.sub("", _LINK_TARGET.sub("]", markdown)).split()).lower()
+    block = titled_block(tree, title, metadata.site_name, shown[:SHOWN_PROBE])
     titled = render_all([block], url) if block is not None else ""
-    longer = _is_furniture(markdown) or len(titled.strip()) > len(markdown.strip())
+    longer = furniture or len(titled.strip()) > len(markdown.strip())
     return titled if longer and _WORD.search(titled) and not _is_furniture(titled) else markdown
 
 

@@ -199,7 +199,11 @@ def _keep_opening_caption(root: HtmlElement) -> None:
 def lists_other_pages(element: HtmlElement) -> bool:
     """A teaser grid, or a list of the site's other pages known by its title (a block chosen beside the
     article that is not more of it)."""
-    return RELATED_MARK in (element.get("class") or "") or is_teaser_grid(element)
+    return _marked_other_pages(element) or is_teaser_grid(element)
+
+
+def _marked_other_pages(element: HtmlElement) -> bool:
+    return RELATED_MARK in (element.get("class") or "")
 
 
 def is_teaser_grid(element: HtmlElement) -> bool:
@@ -251,7 +255,7 @@ def _is_furniture(element: HtmlElement, total: int, runs: dict[tuple[HtmlElement
     kind = kind_of(element)
     if kind.comments and not thread:
         return True  # comments go however long they are (but a thread's replies are its content)
-    if RELATED_MARK in (element.get("class") or ""):
+    if _marked_other_pages(element):
         return True  # a list of other pages under a title that says so, however long
     if size >= SITE_NOTE_MIN and element.tag in _NOTE_TAGS and is_notice_block(element, opens_as_site_note, text):
         return True  # the site's note to its reader: cookies, an old browser, comment rules, an offer

@@ -352,18 +352,22 @@ def main_elements(root: HtmlElement, thread: bool = False, plain: bool = False) 
     if article is not None:
         best = article  # replies below an article are its comments, unless the page is a thread
     elif posts:
-        # a page of sections alike, under its lead (named so, or a paragraph of its own just before them)
-        lead = lead_before(posts[0], scores)
-        if lead is None and not thread:
-            lead = _opening_block(posts[0], scores)
-        return [lead, *posts] if lead is not None else posts
+        return _under_lead(posts, scores, opening=not thread)
     prose = None if thread else _prose_over_list(best, ranked, scores)
     if prose is not None:  # the list it won over stays out: no climbing to it, no sibling of it
         best, chosen = prose, [prose]
     else:
         best = _climb(best, scores)
         chosen = _with_siblings(best, scores)
+    return _under_lead(chosen, scores)
+
+
+def _under_lead(chosen: list[HtmlElement], scores: Scores, opening: bool = False) -> list[HtmlElement]:
+    """The chosen blocks under the lead before them: a block named as the lead, or, with opening (sections
+    alike, whose siblings were not looked at), a paragraph of its own just before the first."""
     lead = lead_before(chosen[0], scores)
+    if lead is None and opening:
+        lead = _opening_block(chosen[0], scores)
     return [lead, *chosen] if lead is not None else chosen
 
 
