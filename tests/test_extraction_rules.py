@@ -369,3 +369,14 @@ def test_a_list_of_the_sites_other_pages_each_opening_with_a_link_goes_with_its_
             f"<section class='job-list'><h2>{title}</h2><ul>{jobs}</ul></section></div></body></html>")
     markdown = extract_page(html, "https://shop.example.it/jobs/warehouse-bergamo").markdown
     assert "forklift licence" in markdown and "Counter sales" not in markdown and "spreadsheet" not in markdown
+
+
+@pytest.mark.parametrize(("href", "home"), [
+    ("/", True), ("https://streethearts.example.com/", True), ("https://streethearts.example.com", True),
+    ("#top", True), ("summertime.html", False), ("/2011/07/summertime/", False),
+    ("https://streethearts.example.com/2011/07/summertime/?ref=home", False),
+])
+def test_a_heading_that_links_to_the_home_page_names_the_site_not_the_post(href, home):
+    from websearch_mcp.extract.titled import _to_home_page
+
+    assert _to_home_page(href) is home

@@ -81,4 +81,11 @@ def _names_the_post(heading: HtmlElement, wanted: str, site: str) -> bool:
     if ancestors & outside:
         return False
     link = heading.find(".//a")
-    return link is None or (link.get("href") or "").rstrip("/").count("/") > 2  # not a link to the home page
+    return link is None or not _to_home_page(link.get("href") or "")
+
+
+def _to_home_page(href: str) -> bool:
+    """Whether a link goes to a site's home page ("/", "https://example.org/"), as a logo's heading does."""
+    address = href.split("#", 1)[0].split("?", 1)[0]
+    path = address.split("://", 1)[1].partition("/")[2] if "://" in address else address
+    return not path.strip("/")
