@@ -380,3 +380,40 @@ def test_a_heading_that_links_to_the_home_page_names_the_site_not_the_post(href,
     from websearch_mcp.extract.titled import _to_home_page
 
     assert _to_home_page(href) is home
+
+
+@pytest.mark.parametrize("closing", [
+    "© 2019 Harbour Herald. All rights reserved. This material may not be published, broadcast, rewritten or "
+    "redistributed in any form without the written permission of the publisher.",
+    "Bu haberin tüm yayın hakları Harbour Herald’a aittir. Kaynak gösterilmeden kullanılamaz.",
+    "Tous droits réservés. Textes et photos sont la propriété de l’auteur, toute reproduction est interdite.",
+    "Використання матеріалів дозволяється лише з гіперпосиланням на джерело.",
+    "本网站所刊登的各种新闻、信息和各种专题专栏资料，均为本报版权所有。",
+])
+def test_a_notice_that_closes_the_article_goes(closing):
+    html = f"<html><body><div class='story'>{ARTICLE}<div class='rights'><p>{closing}</p></div></div></body></html>"
+    markdown = extract_page(html).markdown
+    assert "the single early boat" in markdown and "after ten at night" in markdown
+    assert closing[:20] not in markdown
+
+
+def test_a_closing_paragraph_that_names_a_notice_late_stays():
+    # the article's own last paragraph, which speaks of rights only after its opening
+    last = ("<p>The operator's lawyers have long argued about who may copy the timetable, and the new one "
+            "carries a line that says all rights reserved, which the passenger groups found odd.</p>")
+    markdown = extract_page(f"<html><body><div class='story'>{ARTICLE}{last}</div></body></html>").markdown
+    assert "which the passenger groups found odd" in markdown
+
+
+def test_readers_opinions_beside_a_short_article_are_comments():
+    opinions = "".join(f"<div class='wpis'><b>Reader {n}</b><div class='wpis-tresc'>{text}</div></div>" for n, text in (
+        (1, "We have come every July for three years with our dumplings and September is harvest time for us."),
+        (2, "Two years ago the dough split in the heat before it was even cooked, so September may be better."),
+        (3, "What about parking? Last year the field behind the church was mud and nobody could drive out."),
+        (4, "The organisers should run a bus from the town, as they did ten years ago, and tell people early."),
+    ))
+    short = ARTICLE.split("</p>")[0] + "</p>"
+    html = (f"<html><body><article class='post'>{short}</article>"
+            f"<div class='opinie-czytelnikow'><h3>Opinie czytelników (4)</h3>{opinions}</div></body></html>")
+    markdown = extract_page(html).markdown
+    assert "the single early boat" in markdown and "dough split" not in markdown

@@ -17,6 +17,7 @@ from websearch_mcp.extract.notices import reads_as_notice
 from websearch_mcp.extract.shell import ShellVerdict, detect_shell
 from websearch_mcp.extract.structured import article_body, structured_content
 from websearch_mcp.extract.titled import titled_block
+from websearch_mcp.passages import cjk_count
 
 _OPTIONS = {"remove_comments": True, "remove_pis": True, "remove_blank_text": True, "collect_ids": False}
 _LOCAL = threading.local()  # each thread its own parsers: a parser's error log is per parse, not per thread
@@ -336,8 +337,12 @@ _LINK_TARGET = re.compile(r"\]\([^()\[\]\s]*\)")
 
 
 def _is_tiny(markdown: str) -> bool:
-    """Whether an output shows fewer than TINY_TEXT characters, link targets aside."""
-    return len(markdown) < TINY_TEXT * 20 and len(_LINK_TARGET.sub("]", markdown).strip()) < TINY_TEXT
+    """Whether an output shows fewer than TINY_TEXT characters, link targets aside (a Chinese, Japanese
+    or Korean character counting as the three Latin ones it carries about as much as)."""
+    if len(markdown) >= TINY_TEXT * 20:
+        return False
+    shown = _LINK_TARGET.sub("]", markdown).strip()
+    return len(shown) < TINY_TEXT and len(shown) + 2 * cjk_count(shown) < TINY_TEXT
 
 
 _MARKS = re.compile(r"[#*_\[\]>`|]")  # Markdown's marks, to find a text shown in the page's own

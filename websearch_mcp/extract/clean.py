@@ -128,6 +128,47 @@ def prune(root: HtmlElement, host: str = "", thread: bool = False) -> None:
                                        and not _links_elsewhere(element, host)):
             drop(element)
             dropped.add(element)
+    _drop_closing_notices(root)
+
+
+CLOSING_NOTICES = 3  # notices at the content's end looked at (a copyright line, a reprint rule, a disclaimer)
+
+
+def _drop_closing_notices(root: HtmlElement) -> None:
+    """The blocks that close the content when they are notices (a copyright line, a reprint rule): what
+    the site says under every article, not the article."""
+    for _ in range(CLOSING_NOTICES):
+        closing = _closing_block(root)
+        if closing is None or not is_notice_block(closing, _opens_closing_notice):
+            return
+        drop(closing)
+
+
+CLOSING_OPENING = 100  # characters: a closing notice says what it is at once ("© 2019 AP. All rights reserved")
+
+
+def _opens_closing_notice(text: str) -> bool:
+    return opens_as_notice(text, CLOSING_OPENING)
+
+
+def _closing_block(root: HtmlElement) -> HtmlElement | None:
+    """The outermost block below root whose text is the end of root's text (its last paragraph, and the
+    wrappers that hold nothing else), if one does end it."""
+    text = text_of(root).rstrip()
+    last = None
+    for element in root.iter(*_NOTE_TAGS):
+        if element is not root and (element.text or len(element)):
+            last = element
+    if last is None:
+        return None
+    ending = text_of(last).strip()
+    if not ending or not text.endswith(ending) or len(ending) * 2 > len(text):
+        return None
+    while True:
+        parent = last.getparent()
+        if parent is None or parent is root or text_of(parent).strip() != ending:
+            return last
+        last = parent
 
 
 def _inside_dropped(element: HtmlElement, root: HtmlElement, dropped: set[HtmlElement]) -> bool:

@@ -31,7 +31,9 @@ NEGATIVE = re.compile(
     r"guanggao|xiangguan|tuijian|daohang|pinglun|yejiao|remen|"
     # Dutch, Portuguese, Italian, Turkish; an author's box spelled as in German, Spanish and Polish; an app
     r"gerelateerd|advertentie|voettekst|rodape|lateral|publicidade|correlati|pubblicita|reklam|ilgili|benzer|"
-    r"kvkk|autor|app download|download app|fuss|about me|sobre mim|sobre mi|uber mich|o mnie)" + _END,
+    r"kvkk|autor|app download|download app|fuss|about me|sobre mim|sobre mi|uber mich|o mnie|"
+    # customers' testimonials on a company's page, in English, French, Spanish, Portuguese and German
+    r"testimonial\w*|temoignages?|testimonios?|depoimentos?|kundenstimmen)" + _END,
     re.IGNORECASE)
 # Words of the article itself; each earns a candidate 25 points.
 POSITIVE = re.compile(
@@ -50,6 +52,9 @@ COMMENTS = re.compile(
     _EDGE + r"(?:comment(?!ary|ator|isfree)\w*|disqus\w*|kommentar\w*|commentaires?|comentarios?|komentar\w*|"
     r"sxolia|scholia|kommentarii|comm|reacties|reactie|yorum\w*|otzyv\w*|opiniones|opinioes|"
     r"bewertungen|recensioni|recenzje|binh luan|diskuse|diskuze|prispev\w*|guestbook|gaestebuch|gastebuch|"
+    # readers' opinions (Polish, French, English, German), and comments in Hungarian, Finnish and Romanian
+    r"opinie czytelnikow|opinions? (?:des )?lecteurs|reader (?:comments|opinions)|leserkommentare|leserstimmen|"
+    r"hozzaszolas\w*|kommentit|kommentti\w*|comentarii|"
     r"pinglun|respond|reply|replies|antworten|reponses|respuestas|odpowiedzi)" + _END,
     re.IGNORECASE)
 # Lists of citations (Wikipedia's `references`, `reflist`): part of the article around them, never the
@@ -72,6 +77,9 @@ _SWITCH_FIRST = frozenset({"has", "no", "with", "without", "is", "show", "hide",
 # A first word that makes a class name a place beside what follows it ("below_body", "after-content",
 # "above-article"): the page's furniture around the content, not the content.
 _PLACE_FIRST = frozenset({"below", "after", "before", "above", "under", "beneath", "pre", "outside"})
+# Page builders whose every block is a "widget" (`elementor-widget-heading`, `elementor-widget-container`):
+# the word names the builder's unit, the article's paragraphs included, not a sidebar's box.
+_BUILDERS = frozenset({"elementor"})
 _SWITCH_LAST = frozenset({"open", "closed", "enabled", "disabled", "on", "off", "active", "visible", "count"})
 _WORDS = re.compile(r"[a-z0-9]+")
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
@@ -106,6 +114,8 @@ def _token_flags(token: str) -> int:
         return 0
     if words[0] in _PLACE_FIRST and len(words) > 1:
         return _NEGATIVE
+    if words[0] in _BUILDERS:  # "elementor-widget-text-editor": a part of the page builder's layout
+        spelled = [word for word in spelled if word != "widget"]
     text = " ".join(spelled)
     return ((_NEGATIVE if NEGATIVE.search(text) else 0)
             | (_COMMENTS if COMMENTS.search(" ".join(words) if words is not spelled else text) else 0)

@@ -140,7 +140,7 @@ class Scores:
         if kind_of(element).citations:
             return 0.0
         score = self.base(element)
-        if self.paragraphs.get(element, 0) >= 2 or element.get("itemprop") == "articleBody":
+        if self.paragraphs.get(element, 0) >= 2 or element.get("itemprop") == "articleBody" or _names_body(element):
             score += class_weight(element) + (10.0 if element.tag in ("article", "main") else 0.0)
         return score
 
@@ -156,6 +156,16 @@ class Scores:
                     score *= self.context_factor(ancestor)
             self._final[element] = score
         return self._final[element]
+
+
+# A class or id that names the article's body itself, not a page or a box of content: a body of one
+# paragraph (a brief) earns its name's points, as one of several would.
+_BODY_NAME = re.compile(r"(?:^|\s)(?:article|story|entry|post|news)[-_]?(?:body|content|text)(?:$|\s)", re.IGNORECASE)
+
+
+def _names_body(element: HtmlElement) -> bool:
+    label = f"{element.get('class') or ''} {element.get('id') or ''}"
+    return len(label) > 8 and _BODY_NAME.search(label) is not None
 
 
 FURNITURE_TAGS = frozenset({"aside", "nav", "footer"})

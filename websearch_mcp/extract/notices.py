@@ -42,6 +42,12 @@ _NOTICE_ONLY = (
     # Greek
     r"με επιφύλαξη παντός δικαιώματος|δεν ευθύνεται|χρησιμοποιεί cookies|απαγορεύεται η αναδημοσίευση|"
     r"επιτρέπεται μόνο με αναφορά|"
+    # rights reserved, and reprints only with a link, in Dutch, Czech, Swedish, Hungarian, Romanian, Finnish,
+    # Indonesian, Turkish, Ukrainian and Vietnamese
+    r"alle rechten voorbehouden|všechna práva vyhrazena|alla rättigheter förbehållna|minden jog fenntartva|"
+    r"toate drepturile rezervate|kaikki oikeudet pidätetään|hak cipta dilindungi|"
+    r"tüm (?:yayın )?hakları (?:saklıdır|.{0,60}aittir)|всі права захищені|"
+    r"використання матеріалів (?:дозволяється |можливе )?(?:лише|тільки)|bảo lưu mọi quyền|"
     # readers' views are not the editors': the disclaimer under comments and guest posts
     r"(?:do|does) not (?:necessarily )?reflect the (?:views|opinions?)|"
     r"ne reflètent pas (?:nécessairement )?(?:l['’]opinion|les opinions|le point de vue)|"
@@ -103,7 +109,7 @@ _SITE_NOTE = (
 _SITE_NOTE_CJK = (r"(?:cookie|クッキー)を(?:使用|利用)|쿠키를 사용|使用cookie|"
                   r"アフィリエイト(?:広告|プログラム)を(?:利用|使用)|(?:プロモーション|広告)が含まれています")
 # Chinese and Japanese (no word edges): rights reserved, "does not represent this site", no reprint.
-_NOTICE_CJK = (r"版权所有|版權所有|不代表本站|未经授权|未經授權|無断転載|禁止转载|"
+_NOTICE_CJK = (r"版权所有|版權所有|무단 ?전재|不代表本站|未经授权|未經授權|無断転載|禁止转载|"
                r"仅代表作者|僅代表作者|转载目的在于|轉載目的在於|不构成任何投资建议|不構成任何投資建議|"
                r"未经本[网站报刊社].{0,6}授权|未經本[網站報刊社].{0,6}(?:授權|同意)|请勿转载|請勿轉載|留言.{0,8}审核|留言.{0,8}審核|评论.{0,8}审核|評論.{0,8}審核|"
                r"下载.{0,12}客户端|下載.{0,12}客戶端|扫描.{0,6}二维码|掃描.{0,6}二維碼|アプリをダウンロード|"
