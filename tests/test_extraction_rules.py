@@ -399,8 +399,9 @@ def test_a_notice_that_closes_the_article_goes(closing):
 
 def test_a_closing_paragraph_that_names_a_notice_late_stays():
     # the article's own last paragraph, which speaks of rights only after its opening
-    last = ("<p>The operator's lawyers have long argued about who may copy the timetable, and the new one "
-            "carries a line that says all rights reserved, which the passenger groups found odd.</p>")
+    last = ("<p>The operator's lawyers have long argued about who may copy the timetable, and whether a "
+            "printed copy pinned up in a waiting room counts as publishing it; the new one carries a line "
+            "that says all rights reserved, which the passenger groups found odd.</p>")
     markdown = extract_page(f"<html><body><div class='story'>{ARTICLE}{last}</div></body></html>").markdown
     assert "which the passenger groups found odd" in markdown
 
@@ -417,3 +418,12 @@ def test_readers_opinions_beside_a_short_article_are_comments():
             f"<div class='opinie-czytelnikow'><h3>Opinie czytelników (4)</h3>{opinions}</div></body></html>")
     markdown = extract_page(html).markdown
     assert "the single early boat" in markdown and "dough split" not in markdown
+
+
+def test_a_chinese_post_that_closes_with_its_reprint_rule_is_no_furniture():
+    from websearch_mcp.extract import _is_furniture
+
+    post = ("上週六天氣難得放晴，我和兩位老同學一早搭乘第一班公車到山腳下的登山口，走了一趟久違的古道。" * 4
+            + "\n\n本部落格所有文章與照片皆為作者親自撰寫，未經同意請勿轉載全文。")
+    assert not _is_furniture(post)  # the notice closes it, past the opening a notice is read in
+    assert _is_furniture("未經同意請勿轉載全文或擅自使用照片於任何商業用途。")

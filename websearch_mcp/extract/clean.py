@@ -11,6 +11,7 @@ from websearch_mcp.extract.labels import LEAD, kind_of
 from websearch_mcp.extract.notices import is_notice_block, opens_as_notice, opens_as_site_note
 from websearch_mcp.extract.replies import RELATED_MARK, mark_titled_sections
 from websearch_mcp.extract.text import ends_a_sentence, link_density, linked_length, text_of, visible_length
+from websearch_mcp.passages import cjk_count
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -144,11 +145,17 @@ def _drop_closing_notices(root: HtmlElement) -> None:
         drop(closing)
 
 
-CLOSING_OPENING = 100  # characters: a closing notice says what it is at once ("© 2019 AP. All rights reserved")
+# Characters read for a closing notice's phrase: it says what it is at once ("© 2019 AP. All rights
+# reserved"), within two sentences, and within a hundred characters of Chinese or Japanese.
+CLOSING_OPENING = 160
+CLOSING_OPENING_CJK = 100
 
 
 def _opens_closing_notice(text: str) -> bool:
-    return opens_as_notice(text, CLOSING_OPENING)
+    opening = text.strip()[:CLOSING_OPENING]
+    if cjk_count(opening) * 3 > len(opening):
+        opening = opening[:CLOSING_OPENING_CJK]
+    return opens_as_notice(opening, CLOSING_OPENING)
 
 
 def _closing_block(root: HtmlElement) -> HtmlElement | None:
