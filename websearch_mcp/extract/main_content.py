@@ -291,6 +291,16 @@ def _climb(best: HtmlElement, scores: Scores) -> HtmlElement:
         best = parent
 
 
+def _through_wrappers(element: HtmlElement) -> HtmlElement:
+    """The outermost of the wrappers that hold nothing but the element (a page builder's section, row,
+    column and module around one text block)."""
+    while True:
+        parent = element.getparent()
+        if parent is None or parent.tag in _NO_CREDIT or parent.tag == "body" or len(parent) != 1:
+            return element
+        element = parent
+
+
 OPENED_LEVELS = 2  # how far above the best block the article may open in paragraphs of its own
 OPENED_SHARE = 0.3  # of the best block's visible text: the opening paragraphs that make the article
 
@@ -364,8 +374,12 @@ def main_elements(root: HtmlElement, thread: bool = False, plain: bool = False) 
     elif posts:
         return _under_lead(posts, scores, opening=not thread)
     prose = None if thread else _prose_over_list(best, ranked, scores)
-    if prose is not None:  # the list it won over stays out: no climbing to it, no sibling of it
-        best, chosen = prose, [prose]
+    if prose is not None:  # the list it won over stays out: no climbing to it, no sibling that holds it
+        outer = _through_wrappers(prose)
+        chosen = [prose] if outer is prose else [
+            c for c in _with_siblings(outer, scores)
+            if c is outer or not (_related(c, best) or c is best or _mostly_list_items(c))]
+        best = outer
     else:
         best = _climb(best, scores)
         chosen = _with_siblings(best, scores)
