@@ -110,7 +110,7 @@ _SITE_NOTE_CJK = (r"(?:cookie|クッキー)を(?:使用|利用)|쿠키를 사용
                   r"アフィリエイト(?:広告|プログラム)を(?:利用|使用)|(?:プロモーション|広告)が含まれています")
 # Chinese and Japanese (no word edges): rights reserved, "does not represent this site", no reprint.
 _NOTICE_CJK = (r"版权所有|版權所有|무단 ?전재|不代表本站|未经授权|未經授權|無断転載|禁止转载|"
-               r"仅代表作者|僅代表作者|本站不[對对]|概不[負负][責责]|"
+               r"仅代表作者|僅代表作者|本站不[對对]|概不[負负][責责]|转载请注明|轉載請註明|谢绝.{0,10}转载|謝絕.{0,10}轉載|"
                r"转载目的在于|轉載目的在於|不构成任何投资建议|不構成任何投資建議|"
                r"未经本[网站报刊社].{0,6}授权|未經本[網站報刊社].{0,6}(?:授權|同意)|请勿转载|請勿轉載|留言.{0,8}审核|留言.{0,8}審核|评论.{0,8}审核|評論.{0,8}審核|"
                r"下载.{0,12}客户端|下載.{0,12}客戶端|扫描.{0,6}二维码|掃描.{0,6}二維碼|アプリをダウンロード|"
@@ -159,6 +159,13 @@ _SITE_NOTE_HINTS = ("cookie", "browser", "navegador", "navigateur", "przegl", "�
                     "closed", "geschlossen", "fermés", "cerrados", "chiusi", "fechados", "gesloten", "leaving",
                     "verlassen", "quitte", "saliendo", "lasciando", "saindo", "verlaat", "illimit", "ilimit",
                     "unbegrenzt", "testata", "アフィリエイト", "含まれています")
+
+
+def may_hold_site_note(text: str) -> bool:
+    """Whether a text holds a word that every site note holds (a content without one holds no site
+    note: one look at the whole instead of one at each of its blocks)."""
+    lowered = text.lower()
+    return any(hint in lowered for hint in _SITE_NOTE_HINTS)
 
 
 def opens_as_site_note(text: str, opening: int = 200) -> bool:

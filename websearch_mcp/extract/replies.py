@@ -8,6 +8,7 @@ from itertools import islice
 
 from websearch_mcp.extract.labels import LEAD, kind_of
 from websearch_mcp.extract.text import link_density, visible_length
+from websearch_mcp.passages import cjk_count
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -155,9 +156,16 @@ def _lead_in(block: HtmlElement) -> HtmlElement | None:
         label = f"{element.get('class') or ''} {element.get('id') or ''}"
         if len(label) > 2 and LEAD.search(label):
             text = element.text_content()
-            if visible_length(text) >= PROSE and link_density(element, text) < 0.3:
+            if _prose_length(text) >= PROSE and link_density(element, text) < 0.3:
                 return element
     return None
+
+
+def _prose_length(text: str) -> int:
+    """Visible characters, a Chinese, Japanese or Korean one counting as the three Latin ones it says
+    about as much as (a lead of sixty hanzi is a lead)."""
+    visible = visible_length(text)
+    return visible + 2 * cjk_count(text) if not text.isascii() else visible
 
 
 THREAD_REPLY = 1.0  # points (about one sentence) that make a block beside a thread's post a reply
@@ -229,13 +237,15 @@ _OTHER_PAGES = (
     r"další (?:aktuality|zprávy|články|nabídky|oznámení)|čtěte také|"
     r"diğer (?:duyurular|haberler|yazılar|ilanlar)|ilgili haberler|"
     r"inne (?:artykuły|wiadomości|ogłoszenia)|czytaj (?:też|także)|zobacz (?:też|także)|"
-    r"другие (?:новости|статьи)|читайте также|"
+    r"другие (?:новости|статьи)|читайте также|ещё по теме|еще по теме|читайте також|інші новини|"
+    r"διαβάστε (?:επίσης|ακόμη|ακόμα)|περισσότερα (?:άρθρα|νέα)|άλλα άρθρα|"
+    r"延伸阅读|延伸閱讀|推荐阅读|推薦閱讀|更多(?:新闻|新聞|图片新闻|简讯|文章)|"
     r"다른 (?:공지|글|소식)|관련 ?기사|その他のお知らせ|他のお知らせ|"
     # "Most read", "En çok okunan 10 tarif"
     r"(?:(?:the )?most (?:read|popular|viewed)|meistgelesen\w*|les plus (?:lus|populaires)|"
     r"(?:lo )?más (?:leíd|vist)[oa]s|"
     r"(?:i )?più lett[ie]|mais lid[ao]s|meest gelezen|nejčtenější|najczęściej czytane|самое читаемое|"
-    r"en çok okunan|가장 많이 본|인기 ?기사|人気記事|阅读排行|热门文章)(?:\s+\w+){0,2}")
+    r"en çok okunan|τα πιο δημοφιλή|δημοφιλέστερα|가장 많이 본|인기 ?기사|人気記事|阅读排行|热门文章)(?:\s+\w+){0,2}")
 # "Other positions", "Altre posizioni aperte", "최근 공지사항": a title of the site's other or latest pages
 # of some kind, when every row below it opens with a link.
 OTHER_TITLE = re.compile(
@@ -246,7 +256,8 @@ OTHER_TITLE = re.compile(
 # A title that names a list of other pages below it: "Related", "Similar properties", "Imóveis semelhantes".
 RELATED_TITLE = re.compile(
     r"^\W*(?:(?:[^\W\d]+\s+)?(?:related|similar|semelhantes|similares|ähnliche|simili|podobne|похожие|схожі|"
-    r"gerelateerd|benzer|relacionad[oa]s|correlat[ie]|související|powiązane|相关|相關|関連)(?:\s+[^\W\d]+)?|"
+    r"gerelateerd|benzer|relacionad[oa]s|correlat[ie]|související|powiązane|σχετικ[άέοή]ς?|(?:相关|相關|関連)\w{0,4})"
+    r"(?:\s+[^\W\d]+)?|"
     rf"{_OTHER_PAGES})\W*$",
     re.IGNORECASE)
 TITLE_TEXT = 30  # characters: a title is this short
@@ -296,6 +307,25 @@ def mark_titled_sections(root: HtmlElement) -> None:
             section.set("class", f"{section.get('class') or ''} {mark}".strip())
             if mark == RELATED_MARK and section is not parent:
                 title.set("class", f"{title.get('class') or ''} {mark}".strip())
+    _mark_titled_tables(root)
+
+
+def _mark_titled_tables(root: HtmlElement) -> None:
+    """An old site's comments in a table: its first row one cell that names them ("Σχόλια αναγνωστών
+    (5)"), the other rows replies (a name and a date, then the text). The table is marked "comments"."""
+    for table in root.iter("table"):
+        rows = [row for row in table if isinstance(row.tag, str)]
+        if len(rows) == 1 and rows[0].tag == "tbody":
+            rows = [row for row in rows[0] if isinstance(row.tag, str)]
+        if len(rows) <= REPLY_ROWS or rows[0].tag != "tr" or len(rows[0]) != 1:
+            continue
+        title = " ".join(rows[0].text_content().split())
+        if len(title) > TITLE_TEXT * 2 or not COMMENTS_TITLE.match(title):
+            continue
+        signs = _SIGNED.finditer(" ".join(table.itertext()))
+        if (sum(1 for _ in islice(signs, SIGNED_REPLIES)) >= SIGNED_REPLIES
+                or sum(1 for row in rows[1:] if _name_then_text(row)) >= REPLY_ROWS):
+            table.set("class", f"{table.get('class') or ''} comments".strip())
 
 
 def _first_child(element: HtmlElement) -> HtmlElement | None:
@@ -323,9 +353,14 @@ def _rows_are_replies(section: HtmlElement, title: HtmlElement) -> bool:
 SIGNED_REPLIES = 2
 
 
+RELATED_LINKS = 2  # rows opening with a link that make a list of other pages under a "Related" title
+
+
 def _rows_are_cards(section: HtmlElement, title: HtmlElement) -> bool:
-    """Whether a section (the title aside) is three or more cards alike (a list of other pages)."""
-    return len(_rows_alike(section, title)) >= REPLY_ROWS
+    """Whether a section (the title aside) is three or more cards alike, or two or more rows alike each
+    opening with a link (a list of other pages)."""
+    rows = _rows_alike(section, title)
+    return len(rows) >= REPLY_ROWS or (len(rows) >= RELATED_LINKS and all(_opens_with_link(row) for row in rows))
 
 
 def _rows_are_links(section: HtmlElement, title: HtmlElement) -> bool:
