@@ -8,7 +8,7 @@ import lxml.html
 from lxml import etree
 
 from websearch_mcp.extract.labels import LEAD, kind_of
-from websearch_mcp.extract.notices import is_notice_block, may_hold_site_note, opens_as_notice, opens_as_site_note
+from websearch_mcp.extract.notices import is_notice_block, opens_as_notice, opens_as_site_note
 from websearch_mcp.extract.replies import RELATED_MARK, mark_titled_sections
 from websearch_mcp.extract.text import ends_a_sentence, link_density, linked_length, text_of, visible_length
 from websearch_mcp.passages import cjk_count
@@ -118,16 +118,14 @@ def prune(root: HtmlElement, host: str = "", thread: bool = False) -> None:
     """Inside the chosen content, remove furniture: captions, titles, link lists, labelled widgets,
     teaser grids, the site's notes to its reader. The lead image's caption stays (as a paragraph), and
     so does a list of links to other sites (a link post's content) when the page's host is known."""
-    whole = text_of(root)
-    total = len(whole) or 1
-    notes = may_hold_site_note(whole)
+    total = len(root.text_content()) or 1
     _keep_lead_caption(root)
     runs: dict[tuple[HtmlElement, str], bool] = {}
     dropped: set[HtmlElement] = set()
     for element in list(root.iter(*_PRUNE_CANDIDATES)):  # one pass, in document order
         if element is root or (dropped and _inside_dropped(element, root, dropped)):
             continue
-        if is_teaser_grid(element) or (_is_furniture(element, total, runs, thread, notes)
+        if is_teaser_grid(element) or (_is_furniture(element, total, runs, thread)
                                        and not _links_elsewhere(element, host)):
             drop(element)
             dropped.add(element)
@@ -298,7 +296,7 @@ def _host_of(url: str) -> str:
 
 
 def _is_furniture(element: HtmlElement, total: int, runs: dict[tuple[HtmlElement, str], bool],
-                  thread: bool = False, notes: bool = True) -> bool:
+                  thread: bool = False) -> bool:
     text = text_of(element)
     size = len(text)
     kind = kind_of(element)
@@ -306,8 +304,7 @@ def _is_furniture(element: HtmlElement, total: int, runs: dict[tuple[HtmlElement
         return True  # comments go however long they are (but a thread's replies are its content)
     if _marked_other_pages(element):
         return True  # a list of other pages under a title that says so, however long
-    if (notes and size >= SITE_NOTE_MIN and element.tag in _NOTE_TAGS
-            and is_notice_block(element, opens_as_site_note, text)):
+    if size >= SITE_NOTE_MIN and element.tag in _NOTE_TAGS and is_notice_block(element, opens_as_site_note, text):
         return True  # the site's note to its reader: cookies, an old browser, comment rules, an offer
     if size >= total * 0.4 and not (kind.negative and is_notice_block(element, opens_as_notice, text)):
         return False  # whatever its name says, an element holding this much of the text is the article

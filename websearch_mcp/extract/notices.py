@@ -161,13 +161,6 @@ _SITE_NOTE_HINTS = ("cookie", "browser", "navegador", "navigateur", "przegl", "�
                     "unbegrenzt", "testata", "アフィリエイト", "含まれています")
 
 
-def may_hold_site_note(text: str) -> bool:
-    """Whether a text holds a word that every site note holds (a content without one holds no site
-    note: one look at the whole instead of one at each of its blocks)."""
-    lowered = text.lower()
-    return any(hint in lowered for hint in _SITE_NOTE_HINTS)
-
-
 def opens_as_site_note(text: str, opening: int = 200) -> bool:
     """Whether a block's opening is the site talking to its reader (cookies, browser, comment rules,
     subscription)."""
