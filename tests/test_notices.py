@@ -26,6 +26,13 @@ NOTICES = [
     "Όροι χρήσης και προστασία προσωπικών δεδομένων.",
     "本文仅代表作者观点，转载目的在于传递更多信息，不构成任何投资建议。",
     "未經同意請勿轉載全文。",
+    # a company's imprint and tax number, a reprint request
+    "Angaben gemäß § 5 TMG: Bäckerei Hofmann, Kirchgasse 3, 79346 Endingen.",
+    "Verantwortlich für den Inhalt nach § 55 Abs. 2 RStV: Thomas Hofmann.",
+    "Az. Agr. Poggio alle Ginestre – P.IVA 01128830524",
+    "Bu haberin tüm yayın hakları Karadeniz Postası’na aittir.",
+    "Використання матеріалів дозволяється лише з гіперпосиланням на джерело.",
+    "本文为博主原创，转载请注明出处并保留原文链接。",
 ]
 SENTENCES = [
     "The council voted on Monday to paint every public bench orange before the summer festival.",
@@ -76,6 +83,14 @@ SITE_NOTES = [
     "Assine o jornal e tenha acesso ilimitado a todas as reportagens.",
     "Questo blog non rappresenta una testata giornalistica.",
     "本記事はアフィリエイト広告を利用しています。",
+    # affiliate links, a newsletter's sign-up, a form's consent, who keeps the page, comment moderation
+    "This post contains affiliate links, which means we may earn a small commission.",
+    "Cet article contient des liens affiliés vers des ustensiles que j’utilise.",
+    "Inscrivez-vous à ma lettre du dimanche et recevez une recette de saison.",
+    "Ao enviar seus dados, você concorda com o tratamento das informações.",
+    "Last updated 9 March 2022. This page is maintained by the kitchen team.",
+    "コメントは承認制にしております。",
+    "이 포스팅은 쿠팡 파트너스 활동의 일환으로, 이에 따른 일정액의 수수료를 제공받습니다.",
 ]
 
 

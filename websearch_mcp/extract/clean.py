@@ -120,7 +120,7 @@ def prune(root: HtmlElement, host: str = "", thread: bool = False) -> None:
     so does a list of links to other sites (a link post's content) when the page's host is known."""
     total = len(root.text_content()) or 1
     _keep_lead_caption(root)
-    runs: dict[tuple[HtmlElement, str], bool] = {}
+    runs: dict[tuple[HtmlElement, str, bool], bool] = {}
     dropped: set[HtmlElement] = set()
     for element in list(root.iter(*_PRUNE_CANDIDATES)):  # one pass, in document order
         if element is root or (dropped and _inside_dropped(element, root, dropped)):
@@ -295,7 +295,7 @@ def _host_of(url: str) -> str:
     return host[4:] if host.startswith("www.") else host
 
 
-def _is_furniture(element: HtmlElement, total: int, runs: dict[tuple[HtmlElement, str], bool],
+def _is_furniture(element: HtmlElement, total: int, runs: dict[tuple[HtmlElement, str, bool], bool],
                   thread: bool = False) -> bool:
     text = text_of(element)
     size = len(text)
@@ -356,10 +356,11 @@ def _items_are_sentences(element: HtmlElement) -> bool:
     return worded * 2 >= len(items)
 
 
-def _repeated_content(element: HtmlElement, total: int, runs: dict[tuple[HtmlElement, str], bool]) -> bool:
+def _repeated_content(element: HtmlElement, total: int, runs: dict[tuple[HtmlElement, str, bool], bool]) -> bool:
     """Part of a run of three or more sibling blocks of the same kind (the element, or the block that
     holds it) that together hold much of the text: a slideshow's captions or a ticker's entries are
-    the article, whatever their class says."""
+    the article, whatever their class says. The element itself is in a run only when most of its peers
+    are furniture by name too (a call to action among the page's sections is not a run)."""
     for block in (element, element.getparent()):
         parent = block.getparent() if block is not None else None
         if parent is None:
@@ -367,10 +368,11 @@ def _repeated_content(element: HtmlElement, total: int, runs: dict[tuple[HtmlEle
         signature = _signature(block)
         if not block.get("class"):
             continue  # blocks alike by their tag alone (a page's header, content and footer <div>s) are no run
-        key = (parent, signature)
+        key = (parent, signature, block is element)
         if key not in runs:
             peers = [sibling for sibling in parent if _signature(sibling) == signature]
-            runs[key] = len(peers) >= 3 and sum(len(peer.text_content()) for peer in peers) >= total * 0.4
+            named = block is not element or sum(1 for peer in peers if kind_of(peer).negative) * 2 >= len(peers)
+            runs[key] = named and len(peers) >= 3 and sum(len(peer.text_content()) for peer in peers) >= total * 0.4
         if runs[key]:
             return True
     return False

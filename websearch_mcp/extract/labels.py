@@ -33,7 +33,9 @@ NEGATIVE = re.compile(
     r"gerelateerd|advertentie|voettekst|rodape|lateral|publicidade|correlati|pubblicita|reklam|ilgili|benzer|"
     r"kvkk|autor|app download|download app|fuss|about me|sobre mim|sobre mi|uber mich|o mnie|"
     # customers' testimonials on a company's page, in English, French, Spanish, Portuguese and German
-    r"testimonial\w*|temoignages?|testimonios?|depoimentos?|kundenstimmen)" + _END,
+    r"testimonial\w*|temoignages?|testimonios?|depoimentos?|kundenstimmen|"
+    # a call to action ("cta-band", "call-to-action"): a button and a line asking the reader to act
+    r"cta|calltoaction|call to action)" + _END,
     re.IGNORECASE)
 # Words of the article itself; each earns a candidate 25 points.
 POSITIVE = re.compile(

@@ -150,10 +150,14 @@ class Scores:
         if element not in self._final:
             score = self.weighted(element) * (1.0 - link_density(element))
             if score > 0:
+                named = not self.plain and _names_body(element)
                 for ancestor in element.iterancestors():
                     if ancestor.tag in NO_TEXT:
                         break
-                    score *= self.context_factor(ancestor)
+                    factor = self.context_factor(ancestor)
+                    if named and 0.0 < factor < 1.0 and not _furniture_by_tag(ancestor):
+                        factor = 1.0  # the body by its own name, in a box a class word calls furniture
+                    score *= factor
             self._final[element] = score
         return self._final[element]
 
@@ -171,6 +175,11 @@ def _names_body(element: HtmlElement) -> bool:
 FURNITURE_TAGS = frozenset({"aside", "nav", "footer"})
 # ARIA roles of the page's footer, a sidebar and a menu.
 _FURNITURE_ROLES = frozenset({"contentinfo", "complementary", "navigation"})
+
+
+def _furniture_by_tag(element: HtmlElement) -> bool:
+    """Furniture by its tag or ARIA role (a footer, an aside, a menu), not by a class word."""
+    return element.tag in FURNITURE_TAGS or element.get("role") in _FURNITURE_ROLES
 
 
 def _is_page_footer(element: HtmlElement, role: str | None) -> bool:
@@ -445,8 +454,11 @@ def _is_sentence(paragraph: HtmlElement) -> bool:
 
 def _prose_length(element: HtmlElement) -> int:
     """Visible characters of the element's paragraphs that read as sentences (long enough, few links,
-    ending with a stop)."""
-    return sum(visible_length(text_of(paragraph)) for paragraph in element.iter("p") if _is_sentence(paragraph))
+    ending with a stop); a block of text without <p> (a site builder's `div.paragraph`) is one."""
+    paragraphs = list(element.iter("p"))
+    if not paragraphs and all(child.tag in INLINE_TAGS for child in element if isinstance(child.tag, str)):
+        paragraphs = [element]
+    return sum(visible_length(text_of(paragraph)) for paragraph in paragraphs if _is_sentence(paragraph))
 
 
 def _related(one: HtmlElement, other: HtmlElement) -> bool:

@@ -8,6 +8,7 @@ import re
 from collections.abc import Callable
 
 from websearch_mcp.extract.text import HEADINGS, text_of, visible_length
+from websearch_mcp.passages import cjk_count
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -25,6 +26,8 @@ _NOTICE_ONLY = (
     # who owns the site: a company's registration
     r"registered (?:company|address|office)|registered in england|company (?:number|no)|vat (?:number|no|reg)|"
     r"handelsregister|ust-idnr|amtsgericht|siret|capital social|nip:|krs:|инн|огрн|"
+    r"angaben gemäß|verantwortlich für den inhalt|inhaltlich verantwortlich|umsatzsteuer-identifikationsnummer|"
+    r"p\. ?iva:? ?\d+|partita iva:? ?\d+|"
 
     # French
     r"tous droits réservés|droits de reproduction|n['’]est pas responsable|mentions légales|"
@@ -90,6 +93,13 @@ _SITE_NOTE = (
     r"u verlaat (?:nu )?(?:de|deze|onze) website|"
     r"accès illimité|acceso ilimitado|accesso illimitato|acesso ilimitado|unbegrenzte[nr]? zugang|"
     r"non (?:rappresenta|costituisce) una testata giornalistica|"
+    # affiliate links, a newsletter's sign-up, a form's consent, who keeps the page
+    r"(?:this (?:post|article|page|review) )?contains affiliate links|affiliate links?,? (?:which|meaning)|"
+    r"as an amazon associate|(?:cet article|ce billet|cette page|cette recette) contient des liens "
+    r"(?:affiliés|d['’]affiliation)|enthält (?:affiliate-links|werbelinks|affiliate links)|"
+    r"contiene (?:enlaces|links) de afiliad[oa]s?|contiene link di affiliazione|contém links de afiliad[oa]s?|"
+    r"inscrivez-vous à (?:ma|notre) (?:lettre|newsletter)|você concorda com o tratamento|"
+    r"ao enviar (?:seus|os seus) dados|this (?:page|site) is maintained by|"
     r"already a subscriber|subscribe (?:now|today)|unlimited (?:digital )?access|"
     r"déjà abonné|abonnez-vous|votre navigateur (?:est obsolète|n['’]est plus à jour)|"
     r"jetzt abonnieren|bereits abonnent|ihr browser ist veraltet|"
@@ -106,7 +116,8 @@ _SITE_NOTE = (
     r"необходимо (?:авторизоваться|войти)|πρέπει να (?:είστε συνδεδεμένοι|συνδεθείτε)|"
     r"παλιά έκδοση του (?:internet explorer|browser|φυλλομετρητή)")
 # The cookie note in Japanese, Korean and Chinese (no word edges).
-_SITE_NOTE_CJK = (r"(?:cookie|クッキー)を(?:使用|利用)|쿠키를 사용|使用cookie|"
+_SITE_NOTE_CJK = (r"(?:cookie|クッキー)を(?:使用|利用)|쿠키를 사용|使用cookie|コメントは承認制|"
+                  r"쿠팡 ?파트너스|수수료를 제공받|"
                   r"アフィリエイト(?:広告|プログラム)を(?:利用|使用)|(?:プロモーション|広告)が含まれています")
 # Chinese and Japanese (no word edges): rights reserved, "does not represent this site", no reprint.
 _NOTICE_CJK = (r"版权所有|版權所有|무단 ?전재|不代表本站|未经授权|未經授權|無断転載|禁止转载|"
@@ -158,7 +169,8 @@ _SITE_NOTE_HINTS = ("cookie", "browser", "navegador", "navigateur", "przegl", "�
                     "zalogowan", "необходимо", "πρέπει", "έκδοση", "posting", "çerez", "クッキー", "쿠키",
                     "closed", "geschlossen", "fermés", "cerrados", "chiusi", "fechados", "gesloten", "leaving",
                     "verlassen", "quitte", "saliendo", "lasciando", "saindo", "verlaat", "illimit", "ilimit",
-                    "unbegrenzt", "testata", "アフィリエイト", "含まれています")
+                    "unbegrenzt", "testata", "アフィリエイト", "含まれています", "affili", "associate", "enthält",
+                    "afilia", "inscrivez", "concorda", "dados", "maintained", "承認制", "쿠팡", "수수료")
 
 
 def opens_as_site_note(text: str, opening: int = 200) -> bool:
@@ -190,6 +202,13 @@ def is_notice_block(element: HtmlElement, opens: Callable[[str], bool], text: st
     for paragraph in element.iter("p"):
         if paragraph is not element:
             inner = text_of(paragraph)
-            if visible_length(inner) >= PROSE_BESIDE and not opens(inner):
+            if prose_length(inner) >= PROSE_BESIDE and not opens(inner):
                 return False
     return True
+
+
+def prose_length(text: str) -> int:
+    """Visible characters, a Chinese, Japanese or Korean one counting as the three Latin ones it says
+    about as much as."""
+    visible = visible_length(text)
+    return visible if text.isascii() else visible + 2 * cjk_count(text)

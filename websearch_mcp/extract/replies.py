@@ -7,8 +7,8 @@ import re
 from itertools import islice
 
 from websearch_mcp.extract.labels import LEAD, kind_of
+from websearch_mcp.extract.notices import prose_length
 from websearch_mcp.extract.text import link_density, visible_length
-from websearch_mcp.passages import cjk_count
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -156,16 +156,9 @@ def _lead_in(block: HtmlElement) -> HtmlElement | None:
         label = f"{element.get('class') or ''} {element.get('id') or ''}"
         if len(label) > 2 and LEAD.search(label):
             text = element.text_content()
-            if _prose_length(text) >= PROSE and link_density(element, text) < 0.3:
+            if prose_length(text) >= PROSE and link_density(element, text) < 0.3:
                 return element
     return None
-
-
-def _prose_length(text: str) -> int:
-    """Visible characters, a Chinese, Japanese or Korean one counting as the three Latin ones it says
-    about as much as (a lead of sixty hanzi is a lead)."""
-    visible = visible_length(text)
-    return visible + 2 * cjk_count(text) if not text.isascii() else visible
 
 
 THREAD_REPLY = 1.0  # points (about one sentence) that make a block beside a thread's post a reply
