@@ -307,10 +307,13 @@ def _mark_titled_tables(root: HtmlElement) -> None:
     """An old site's comments in a table: its first row one cell that names them ("Σχόλια αναγνωστών
     (5)"), the other rows replies (a name and a date, then the text). The table is marked "comments"."""
     for table in root.iter("table"):
-        rows = [row for row in table if isinstance(row.tag, str)]
-        if len(rows) == 1 and rows[0].tag == "tbody":
-            rows = [row for row in rows[0] if isinstance(row.tag, str)]
-        if len(rows) <= REPLY_ROWS or rows[0].tag != "tr" or len(rows[0]) != 1:
+        first = _first_child(table)
+        body = first if first is not None and first.tag == "tbody" else table
+        first = _first_child(body) if body is not table else first
+        if first is None or first.tag != "tr" or len(first) != 1:
+            continue  # most tables: a first row of more than one cell (no look at the others)
+        rows = [row for row in body if isinstance(row.tag, str)]
+        if len(rows) <= REPLY_ROWS:
             continue
         title = " ".join(rows[0].text_content().split())
         if len(title) > TITLE_TEXT * 2 or not COMMENTS_TITLE.match(title):
