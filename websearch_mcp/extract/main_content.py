@@ -11,6 +11,7 @@ of its siblings belong to it.
 from __future__ import annotations
 
 import heapq
+import itertools
 import re
 
 from lxml import etree
@@ -25,6 +26,7 @@ from websearch_mcp.extract.replies import (
     is_reply_run,
     lead_before,
     signature,
+    signed_post,
     thread_of,
 )
 from websearch_mcp.extract.text import HEADINGS, ends_a_sentence, link_density, text_of, visible_length
@@ -295,7 +297,7 @@ def _climb(best: HtmlElement, scores: Scores) -> HtmlElement:
         theirs = scores.subtree.get(parent, 0.0)
         if theirs < mine * CLIMB_GAIN or link_density(parent) > 0.3:
             return _opened_above(best, scores)
-        if not scores.thread and any(replies_within(sibling, scores) for sibling in best.itersiblings()):
+        if not scores.thread and any(replies_below(sibling, scores) for sibling in best.itersiblings()):
             return best  # what the parent adds is the replies below the article: its comments
         best = parent
 
@@ -375,6 +377,7 @@ def main_elements(root: HtmlElement, thread: bool = False, plain: bool = False) 
         rivals = [c for c in ranked if scores.final(c) > 0 and not _related(c, best)
                   and not is_notice_block(c, opens_as_notice)]
         best = max(rivals, key=scores.final) if rivals else best
+    best = _under_title(_inside_main(best, ranked, scores), ranked, scores)
     posts = thread_of(best, scores)
     replies = posts or ([child for child in best if len(child)] if is_reply_run(best, scores) else [])
     article = None if thread or not replies else article_before(replies, ranked, scores)
@@ -393,6 +396,36 @@ def main_elements(root: HtmlElement, thread: bool = False, plain: bool = False) 
         best = _climb(best, scores)
         chosen = _with_siblings(best, scores)
     return _under_lead(chosen, scores)
+
+
+def _inside_main(best: HtmlElement, ranked: list[HtmlElement], scores: Scores) -> HtmlElement:
+    """The best candidate inside the page's one <main>, when the best of all is outside it (a band of
+    "about us" and newsletter text above the footer) and one inside holds a sentence of prose."""
+    mains = [main for main in best.getroottree().iter("main")]
+    if len(mains) != 1 or any(a is mains[0] for a in best.iterancestors()) or best is mains[0]:
+        return best
+    inside = [c for c in ranked if scores.final(c) > 0 and _prose_length(c) >= LIST_RIVAL_PROSE
+              and any(a is mains[0] for a in c.iterancestors())]
+    return max(inside, key=scores.final) if inside else best
+
+
+TITLED_SHARE = 0.5  # of the best's score: a block under the page's title with this much is the article
+
+
+def _under_title(best: HtmlElement, ranked: list[HtmlElement], scores: Scores) -> HtmlElement:
+    """The block of prose beside the page's one <h1> (a brief under its title), when the best candidate
+    lies elsewhere (a company's profile box in the sidebar), scores at most twice as much and holds no
+    more paragraphs."""
+    titles = list(itertools.islice(best.getroottree().iter("h1"), 2))
+    holder = titles[0].getparent() if len(titles) == 1 else None
+    if holder is None or best is holder or any(a is holder for a in best.iterancestors()) \
+            or any(a is best for a in holder.iterancestors()):
+        return best
+    floor = scores.final(best) * TITLED_SHARE
+    count = scores.paragraphs.get(best, 0)  # a lead beside the title has fewer paragraphs than the body
+    beside = [c for c in ranked if c.getparent() is holder and scores.final(c) >= floor
+              and scores.paragraphs.get(c, 0) >= count and _prose_length(c) >= LIST_RIVAL_PROSE]
+    return max(beside, key=scores.final) if beside else best
 
 
 def _under_lead(chosen: list[HtmlElement], scores: Scores, opening: bool = False) -> list[HtmlElement]:
@@ -476,9 +509,16 @@ def holds_replies(root: HtmlElement, elements: list[HtmlElement]) -> bool:
     return replies_within(elements[0], score_paragraphs(root), REPLIES_DEPTH)
 
 
-def replies_within(block: HtmlElement, scores: Scores, depth: int = 2) -> bool:
+def replies_below(block: HtmlElement, scores: Scores) -> bool:
+    """Whether a block beside the article holds its comments: a run of replies two levels down at most,
+    or four when the replies carry names and dates (a theme's rows and columns around them)."""
+    return replies_within(block, scores) or replies_within(block, scores, REPLIES_DEPTH, signed=True)
+
+
+def replies_within(block: HtmlElement, scores: Scores, depth: int = 2, signed: bool = False) -> bool:
     """Whether a block is a run of replies, or holds one (down `depth` levels of wrappers: a heading
-    and a form around the list) that has most of its paragraphs' points."""
+    and a form around the list) that has most of its paragraphs' points; with signed, most of the run's
+    blocks carry a name and a date."""
     subtree = scores.subtree
     whole = subtree.get(block, 0.0)
     inner: HtmlElement | None = block
@@ -486,7 +526,7 @@ def replies_within(block: HtmlElement, scores: Scores, depth: int = 2) -> bool:
         if inner is None or whole <= 0:
             return False
         if is_reply_run(inner, scores):
-            return True
+            return not signed or sum(1 for post in inner if signed_post(post)) * 2 > len(inner)
         inner = max(inner, key=lambda child: subtree.get(child, 0.0), default=None)
         if inner is not None and subtree.get(inner, 0.0) < REPLIES_SHARE * whole:
             return False
@@ -520,7 +560,7 @@ def _with_siblings(best: HtmlElement, scores: Scores) -> list[HtmlElement]:
         enough = min(threshold, SIBLING_MIN_PEER) if _kin(sibling) == signature else threshold
         if scores.thread:
             enough = min(enough, THREAD_REPLY)  # on a thread's page a short reply beside the post is a post
-        elif sibling is not best and replies_within(sibling, scores):
+        elif sibling is not best and replies_below(sibling, scores):
             continue  # the replies below the article: its comments
         if sibling is best:
             chosen.append(sibling)

@@ -27,7 +27,15 @@ _NOTICE_ONLY = (
     r"registered (?:company|address|office)|registered in england|company (?:number|no)|vat (?:number|no|reg)|"
     r"handelsregister|ust-idnr|amtsgericht|siret|capital social|nip:|krs:|инн|огрн|"
     r"angaben gemäß|verantwortlich für den inhalt|inhaltlich verantwortlich|umsatzsteuer-identifikationsnummer|"
-    r"p\. ?iva:? ?\d+|partita iva:? ?\d+|"
+    r"p\. ?iva:? ?\d+|partita iva:? ?\d+|ičo:? ?\d+|dič:? ?cz\d+|zapsán[aáý]? v (?:obchodním|živnostenském) rejstříku|"
+    r"giá (?:trên )?chưa bao gồm (?:thuế )?vat|"
+    # not advice: medical, legal or financial (an article's closing disclaimer)
+    r"not (?:a substitute for|intended as) (?:professional )?(?:medical|legal|financial|veterinary) advice|"
+    r"does not constitute (?:legal|medical|financial|investment) advice|for informational purposes only|"
+    r"ersetzt keine (?:ärztliche|rechtliche|tierärztliche) beratung|ne remplace pas (?:une consultation|l['’]avis)|"
+    r"no sustituye (?:una|la) (?:valoración|consulta|atención|asesoría)|non sostituisce il parere|"
+    r"nie zastępuje (?:porady|konsultacji)|не заменяет консультаци\w+|носит (?:исключительно )?ознакомительный "
+    r"характер|проконсультируйтесь со специалистом|δεν αποτελεί (?:νομική|ιατρική) συμβουλή|"
 
     # French
     r"tous droits réservés|droits de reproduction|n['’]est pas responsable|mentions légales|"
@@ -100,6 +108,8 @@ _SITE_NOTE = (
     r"contiene (?:enlaces|links) de afiliad[oa]s?|contiene link di affiliazione|contém links de afiliad[oa]s?|"
     r"inscrivez-vous à (?:ma|notre) (?:lettre|newsletter)|você concorda com o tratamento|"
     r"ao enviar (?:seus|os seus) dados|this (?:page|site) is maintained by|"
+    r"(?:partnerlinkeket|affiliate linkeket) tartalmaz|нажимая (?:на )?кнопку,? вы (?:даёте|даете|подтверждаете) "
+    r"согласие|by clicking (?:the button|submit|send),? you agree|"
     r"already a subscriber|subscribe (?:now|today)|unlimited (?:digital )?access|"
     r"déjà abonné|abonnez-vous|votre navigateur (?:est obsolète|n['’]est plus à jour)|"
     r"jetzt abonnieren|bereits abonnent|ihr browser ist veraltet|"
@@ -170,7 +180,8 @@ _SITE_NOTE_HINTS = ("cookie", "browser", "navegador", "navigateur", "przegl", "�
                     "closed", "geschlossen", "fermés", "cerrados", "chiusi", "fechados", "gesloten", "leaving",
                     "verlassen", "quitte", "saliendo", "lasciando", "saindo", "verlaat", "illimit", "ilimit",
                     "unbegrenzt", "testata", "アフィリエイト", "含まれています", "affili", "associate", "enthält",
-                    "afilia", "inscrivez", "concorda", "dados", "maintained", "承認制", "쿠팡", "수수료")
+                    "afilia", "inscrivez", "concorda", "dados", "maintained", "承認制", "쿠팡", "수수료", "partnerlink",
+                    "linkeket", "нажимая", "clicking")
 
 
 def opens_as_site_note(text: str, opening: int = 200) -> bool:

@@ -50,7 +50,7 @@ def article_before(posts: list[HtmlElement], ranked: list[HtmlElement], scores: 
     """On a page that is not a thread, the article block that comes before a run of replies alike (a blog
     post, a question with its answers): its comments lose to it, however long they are."""
     holder = posts[0].getparent()
-    if sum(1 for post in posts if _signed(post)) * 2 < len(posts):
+    if sum(1 for post in posts if signed_post(post)) * 2 < len(posts):
         return None  # blocks alike without names and dates: a list, not replies
     inside = set(holder.iterancestors()) | {holder}
     for candidate in ranked:
@@ -70,7 +70,7 @@ _SIGNED = re.compile(r"\b(?:1[89]|20)\d\d\b|\b\d{1,2}:\d\d\b|\bago\b|\brepl(?:y|
                      r"\bнаписал|\bέγραψε", re.IGNORECASE)
 
 
-def _signed(post: HtmlElement) -> bool:
+def signed_post(post: HtmlElement) -> bool:
     """Whether a block carries what a reply does: a <time>, or a date or reply link in its text."""
     return next(post.iter("time"), None) is not None or bool(_SIGNED.search(" ".join(post.itertext())))
 
@@ -79,8 +79,11 @@ def _signed_apart(post: HtmlElement) -> bool:
     """Whether a block opens with a short signature before its text's paragraph (a name and a date, "X
     wrote:"), as a reply does."""
     head = [post.text or ""]
-    for child in post:
+    children = [child for child in post if isinstance(child.tag, str)]
+    for index, child in enumerate(children):
         if child.tag in ("p", "div", "blockquote"):
+            if index == 0 and child.tag == "div" and len(children) >= 2 and not (child.tail or "").strip():
+                head.append(child.text_content())  # the signature in a block of its own, the text in the next
             break
         head.append(child.text_content())
         head.append(child.tail or "")
