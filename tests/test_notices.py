@@ -33,6 +33,10 @@ NOTICES = [
     "Bu haberin tüm yayın hakları Karadeniz Postası’na aittir.",
     "Використання матеріалів дозволяється лише з гіперпосиланням на джерело.",
     "本文为博主原创，转载请注明出处并保留原文链接。",
+    "Haselwanter Tischlerei GmbH, Firmenbuchnummer FN 284511 w, Landesgericht Innsbruck.",
+    "При копировании рецепта ссылка на дневник обязательна.",
+    "Информация в статье носит ознакомительный характер.",
+    "This article is for informational purposes only and is not a substitute for professional medical advice.",
 ]
 SENTENCES = [
     "The council voted on Monday to paint every public bench orange before the summer festival.",
@@ -91,6 +95,10 @@ SITE_NOTES = [
     "Last updated 9 March 2022. This page is maintained by the kitchen team.",
     "コメントは承認制にしております。",
     "이 포스팅은 쿠팡 파트너스 활동의 일환으로, 이에 따른 일정액의 수수료를 제공받습니다.",
+    "本文含有聯盟行銷連結，透過連結購買會獲得少量分潤。",
+    "Einmal im Monat schreiben wir über Neuigkeiten. Kein Spam, jederzeit abbestellen.",
+    "Une fois par mois, nos nouvelles et nos activités. Aucun pourriel, désabonnement en un clic.",
+    "Нажимая кнопку, вы даёте согласие на обработку персональных данных.",
 ]
 
 

@@ -35,7 +35,7 @@ NEGATIVE = re.compile(
     # customers' testimonials on a company's page, in English, French, Spanish, Portuguese and German
     r"testimonial\w*|temoignages?|testimonios?|depoimentos?|kundenstimmen|"
     # a call to action ("cta-band", "call-to-action"): a button and a line asking the reader to act
-    r"cta|calltoaction|call to action)" + _END,
+    r"cta|calltoaction|call to action|prefooter|subfooter)" + _END,
     re.IGNORECASE)
 # Words of the article itself; each earns a candidate 25 points.
 POSITIVE = re.compile(
@@ -81,7 +81,8 @@ _SWITCH_FIRST = frozenset({"has", "no", "with", "without", "is", "show", "hide",
 _PLACE_FIRST = frozenset({"below", "after", "before", "above", "under", "beneath", "pre", "outside"})
 # Page builders whose every block is a "widget" (`elementor-widget-heading`, `elementor-widget-container`):
 # the word names the builder's unit, the article's paragraphs included, not a sidebar's box.
-_BUILDERS = frozenset({"elementor"})
+_BUILDERS = frozenset({"elementor", "so", "siteorigin"})
+_BUILDER_PREFIXES = ("elementor-", "so-panel", "so-widget", "siteorigin-")
 _SWITCH_LAST = frozenset({"open", "closed", "enabled", "disabled", "on", "off", "active", "visible", "count"})
 _WORDS = re.compile(r"[a-z0-9]+")
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
@@ -129,7 +130,11 @@ def label_kind(label: str) -> Kind:
     """What a `class id` label says (cached, as its tokens are: pages and sites repeat them)."""
     flags = 0
     hidden = False
-    for token in label.split():
+    tokens = label.split()
+    builder = any(token.lower().startswith(_BUILDER_PREFIXES) for token in tokens)
+    for token in tokens:
+        if builder and token.lower().startswith("widget"):
+            continue  # SiteOrigin's "so-panel widget widget_sow-editor": the builder's unit, not a sidebar's
         flags |= _token_flags(token)
         if not hidden and token.lower() in _HIDING:
             hidden = not _SHOWN_WIDE.search(label)

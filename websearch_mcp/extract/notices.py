@@ -27,6 +27,7 @@ _NOTICE_ONLY = (
     r"registered (?:company|address|office)|registered in england|company (?:number|no)|vat (?:number|no|reg)|"
     r"handelsregister|ust-idnr|amtsgericht|siret|capital social|nip:|krs:|инн|огрн|"
     r"angaben gemäß|verantwortlich für den inhalt|inhaltlich verantwortlich|umsatzsteuer-identifikationsnummer|"
+    r"firmenbuchnummer|uid-nummer|uid-nr|"
     r"p\. ?iva:? ?\d+|partita iva:? ?\d+|ičo:? ?\d+|dič:? ?cz\d+|zapsán[aáý]? v (?:obchodním|živnostenském) rejstříku|"
     r"giá (?:trên )?chưa bao gồm (?:thuế )?vat|"
     # not advice: medical, legal or financial (an article's closing disclaimer)
@@ -49,7 +50,7 @@ _NOTICE_ONLY = (
     r"wszelkie prawa zastrzeżone|nie ponosi odpowiedzialności|używa plików cookie|"
     # Russian
     r"все права защищены|не несе[тё] ответственности|использует файлы cookie|при использовании материалов|"
-    r"перепечатка материалов|"
+    r"перепечатка материалов|при копировании(?: \w+){0,2} ссылка(?: \w+){0,3} обязательна|"
     # Greek
     r"με επιφύλαξη παντός δικαιώματος|δεν ευθύνεται|χρησιμοποιεί cookies|απαγορεύεται η αναδημοσίευση|"
     r"επιτρέπεται μόνο με αναφορά|"
@@ -108,6 +109,10 @@ _SITE_NOTE = (
     r"contiene (?:enlaces|links) de afiliad[oa]s?|contiene link di affiliazione|contém links de afiliad[oa]s?|"
     r"inscrivez-vous à (?:ma|notre) (?:lettre|newsletter)|você concorda com o tratamento|"
     r"ao enviar (?:seus|os seus) dados|this (?:page|site) is maintained by|"
+    # a newsletter box's promise
+    r"no spam|unsubscribe (?:at )?any ?time|kein spam|jederzeit abbestellen|sans spam|désinscri\w+ à tout moment|"
+    r"aucun pourriel|désabonnement en un clic|"
+    r"sin spam|sem spam|niente spam|bez spamu|без спама|χωρίς spam|spam yok|geen spam|"
     r"(?:partnerlinkeket|affiliate linkeket) tartalmaz|нажимая (?:на )?кнопку,? вы (?:даёте|даете|подтверждаете) "
     r"согласие|by clicking (?:the button|submit|send),? you agree|"
     r"already a subscriber|subscribe (?:now|today)|unlimited (?:digital )?access|"
@@ -127,7 +132,7 @@ _SITE_NOTE = (
     r"παλιά έκδοση του (?:internet explorer|browser|φυλλομετρητή)")
 # The cookie note in Japanese, Korean and Chinese (no word edges).
 _SITE_NOTE_CJK = (r"(?:cookie|クッキー)を(?:使用|利用)|쿠키를 사용|使用cookie|コメントは承認制|"
-                  r"쿠팡 ?파트너스|수수료를 제공받|"
+                  r"쿠팡 ?파트너스|수수료를 제공받|聯盟行銷|联盟营销|"
                   r"アフィリエイト(?:広告|プログラム)を(?:利用|使用)|(?:プロモーション|広告)が含まれています")
 # Chinese and Japanese (no word edges): rights reserved, "does not represent this site", no reprint.
 _NOTICE_CJK = (r"版权所有|版權所有|무단 ?전재|不代表本站|未经授权|未經授權|無断転載|禁止转载|"
@@ -181,7 +186,8 @@ _SITE_NOTE_HINTS = ("cookie", "browser", "navegador", "navigateur", "przegl", "�
                     "verlassen", "quitte", "saliendo", "lasciando", "saindo", "verlaat", "illimit", "ilimit",
                     "unbegrenzt", "testata", "アフィリエイト", "含まれています", "affili", "associate", "enthält",
                     "afilia", "inscrivez", "concorda", "dados", "maintained", "承認制", "쿠팡", "수수료", "partnerlink",
-                    "linkeket", "нажимая", "clicking")
+                    "linkeket", "нажимая", "clicking", "spam", "спам", "unsubscri", "abbestell", "désinscri",
+                    "pourriel", "désabonnement", "聯盟", "联盟")
 
 
 def opens_as_site_note(text: str, opening: int = 200) -> bool:
