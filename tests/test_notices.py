@@ -99,6 +99,11 @@ SITE_NOTES = [
     "Einmal im Monat schreiben wir über Neuigkeiten. Kein Spam, jederzeit abbestellen.",
     "Une fois par mois, nos nouvelles et nos activités. Aucun pourriel, désabonnement en un clic.",
     "Нажимая кнопку, вы даёте согласие на обработку персональных данных.",
+    # a news site's archive banner, correction, paywall count and newsletter sign-up
+    "This article is more than 2 years old and may contain outdated information.",
+    "Correction: An earlier version of this article misstated the price of a ticket.",
+    "Sie haben Ihr Kontingent an freien Artikeln für diesen Monat erreicht.",
+    "Zapisz się na cotygodniowy newsletter o edukacji.",
 ]
 
 

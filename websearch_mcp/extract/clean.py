@@ -9,7 +9,7 @@ from lxml import etree
 
 from websearch_mcp.extract.labels import LEAD, kind_of
 from websearch_mcp.extract.notices import is_notice_block, opens_as_notice, opens_as_site_note
-from websearch_mcp.extract.replies import RELATED_MARK, mark_titled_sections
+from websearch_mcp.extract.replies import RELATED_MARK, lead_in, mark_titled_sections
 from websearch_mcp.extract.text import ends_a_sentence, link_density, linked_length, text_of, visible_length
 from websearch_mcp.passages import cjk_count
 
@@ -312,8 +312,9 @@ def _is_furniture(element: HtmlElement, total: int, runs: dict[tuple[HtmlElement
     if tag in _ALWAYS_DROP:
         return True
     if (kind.negative and not kind.positive and not _repeated_content(element, total, runs)
-            and not _is_lead_paragraph(element, text)) or (tag == "header" and size < total * 0.2):
-        return True
+            and not _is_lead_paragraph(element, text)) or (tag == "header" and size < total * 0.2
+                                                           and lead_in(element) is None):
+        return True  # (a header that holds the standfirst is read part by part: its title and byline go)
     # a heading that links to itself (`<h2><a href="#part-2">`) is a heading, not a link to elsewhere
     if (tag in _LISTS and link_density(element, text, anchors=tag not in _HEADINGS) > 0.5
             and not _items_are_sentences(element)):

@@ -109,6 +109,18 @@ _SITE_NOTE = (
     r"contiene (?:enlaces|links) de afiliad[oa]s?|contiene link di affiliazione|contém links de afiliad[oa]s?|"
     r"inscrivez-vous à (?:ma|notre) (?:lettre|newsletter)|você concorda com o tratamento|"
     r"ao enviar (?:seus|os seus) dados|this (?:page|site) is maintained by|"
+    # an archive banner, a correction, a paywall's count, a newsletter's sign-up (news sites)
+    r"this (?:article|story) is (?:more than|over) \w+ years? old|este artigo tem mais de \w+ anos|"
+    r"dieser artikel ist (?:mehr als|über) \w+ jahre alt|cet article a plus de \w+ ans|"
+    r"este artículo tiene más de \w+ años|questo articolo ha più di \w+ anni|"
+    r"an earlier version of this (?:article|story)|une version précédente de cet article|"
+    r"una versión anterior de este artículo|eine frühere version dieses artikels|"
+    r"kontingent an (?:freien|kostenlosen) artikeln|lesen sie weiter mit|leia sem limites|lea sin límites|"
+    r"you['’]ve reached your (?:free )?(?:article )?limit|free articles? (?:left|remaining) this month|"
+    r"sign up (?:for|to) our (?:\w+ )?newsletter|subscribe to our (?:\w+ )?newsletter|"
+    r"abonnez-vous à notre newsletter|melden sie sich für unseren newsletter an|"
+    r"suscríbete a nuestro boletín|iscriviti alla (?:nostra )?newsletter|inscreva-se na nossa newsletter|"
+    r"zapisz się na (?:\w+ )?newsletter|подпишитесь на (?:нашу )?рассылку|"
     # a newsletter box's promise
     r"no spam|unsubscribe (?:at )?any ?time|kein spam|jederzeit abbestellen|sans spam|désinscri\w+ à tout moment|"
     r"aucun pourriel|désabonnement en un clic|"
@@ -187,7 +199,10 @@ _SITE_NOTE_HINTS = ("cookie", "browser", "navegador", "navigateur", "przegl", "�
                     "unbegrenzt", "testata", "アフィリエイト", "含まれています", "affili", "associate", "enthält",
                     "afilia", "inscrivez", "concorda", "dados", "maintained", "承認制", "쿠팡", "수수료", "partnerlink",
                     "linkeket", "нажимая", "clicking", "spam", "спам", "unsubscri", "abbestell", "désinscri",
-                    "pourriel", "désabonnement", "聯盟", "联盟")
+                    "pourriel", "désabonnement", "聯盟", "联盟", "years old", "mais de", "jahre alt", "plus de",
+                    "más de", "più di", "earlier version", "précédente", "anterior", "frühere", "kontingent",
+                    "lesen sie", "sem limites", "sin límites", "reached your", "articles left", "newsletter",
+                    "boletín", "рассылку")
 
 
 _ASCII_HINTS = tuple(hint for hint in _SITE_NOTE_HINTS if hint.isascii())  # all an ASCII text can hold

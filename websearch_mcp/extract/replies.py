@@ -58,6 +58,8 @@ def article_before(posts: list[HtmlElement], ranked: list[HtmlElement], scores: 
             continue
         if scores.subtree.get(candidate, 0.0) < ARTICLE_BEFORE or scores.final(candidate) <= 0:
             continue
+        if any(scores.context_factor(a) < 1.0 for a in candidate.iterancestors() if a.tag not in NO_TEXT):
+            continue  # inside furniture (a cookie banner's text before a live blog's entries)
         if (_comes_before(candidate, holder) and _looks_like_article(candidate)
                 and visible_length(candidate.text_content()) >= PROSE):
             return candidate
@@ -136,7 +138,7 @@ def lead_before(first: HtmlElement, scores: Scores) -> HtmlElement | None:
     for _ in range(LEAD_LEVELS):
         sibling = element.getprevious()
         while sibling is not None:
-            found = _lead_in(sibling)
+            found = lead_in(sibling)
             if found is not None:
                 return found if scores.context_factor(found) > 0 and not kind_of(found).comments else None
             if visible_length(sibling.text_content()) > LEAD_NEIGHBOUR:
@@ -151,7 +153,7 @@ def lead_before(first: HtmlElement, scores: Scores) -> HtmlElement | None:
 LEAD_NEIGHBOUR = 400  # characters of another block between the lead and the body that end the search
 
 
-def _lead_in(block: HtmlElement) -> HtmlElement | None:
+def lead_in(block: HtmlElement) -> HtmlElement | None:
     """The element of a block (or the block) whose class names it the lead and which holds prose."""
     if not isinstance(block.tag, str):
         return None
