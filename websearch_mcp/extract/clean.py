@@ -8,7 +8,7 @@ import lxml.html
 from lxml import etree
 
 from websearch_mcp.extract.labels import LEAD, kind_of
-from websearch_mcp.extract.notices import is_notice_block, opens_as_notice, opens_as_site_note
+from websearch_mcp.extract.notices import is_notice_block, opens_as_notice, opens_as_site_note, short_enough
 from websearch_mcp.extract.replies import RELATED_MARK, lead_in, mark_titled_sections
 from websearch_mcp.extract.text import ends_a_sentence, link_density, linked_length, text_of, visible_length
 from websearch_mcp.passages import cjk_count
@@ -168,8 +168,8 @@ def _closing_block(root: HtmlElement) -> HtmlElement | None:
         if ending:
             last = element
             break
-    if last is None or not text.endswith(ending) or len(ending) * 2 > len(text):
-        return None
+    if last is None or not short_enough(ending) or not text.endswith(ending) or len(ending) * 2 > len(text):
+        return None  # (a long last block is no notice: no climb through its wrappers)
     while True:
         parent = last.getparent()
         if parent is None or parent is root or text_of(parent).strip() != ending:
