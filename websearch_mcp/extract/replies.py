@@ -244,12 +244,12 @@ _OTHER_PAGES = (
     r"(?:lo )?más (?:leíd|vist)[oa]s|"
     r"(?:i )?più lett[ie]|mais lid[ao]s|meest gelezen|nejčtenější|najczęściej czytane|самое читаемое|"
     r"en çok okunan|τα πιο δημοφιλή|δημοφιλέστερα|가장 많이 본|인기 ?기사|人気記事|阅读排行|热门文章)(?:\s+\w+){0,2}")
-# "Other positions", "Altre posizioni aperte", "최근 공지사항": a title of the site's other or latest pages
-# of some kind, when every row below it opens with a link.
+# "Other positions", "Altre posizioni aperte", "최근 공지사항", "Últimas": a title of the site's other or
+# latest pages of some kind, when every row below it opens with a link.
 OTHER_TITLE = re.compile(
     r"^\W*(?:other|more|latest|recent|weitere|andere|neueste|aktuelle|autres|derni[eè]res|otras|otros|más|"
     r"últim[oa]s|altre|altri|ultime|ultimi|outras|outros|mais|recentes|meer|nieuwste|další|ostatní|"
-    r"nejnovější|diğer|son|inne|najnowsze|другие|последние|다른|최근)(?:\s+[^\W\d]+){1,3}\W*$",
+    r"nejnovější|diğer|son|inne|najnowsze|другие|последние|다른|최근|최신)(?:\s+[^\W\d]+){0,3}\W*$",
     re.IGNORECASE)
 # A title that names a list of other pages below it: "Related", "Similar properties", "Imóveis semelhantes".
 RELATED_TITLE = re.compile(
