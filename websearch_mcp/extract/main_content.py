@@ -401,11 +401,11 @@ def main_elements(root: HtmlElement, thread: bool = False, plain: bool = False) 
 def _inside_main(best: HtmlElement, ranked: list[HtmlElement], scores: Scores) -> HtmlElement:
     """The best candidate inside the page's one <main>, when the best of all is outside it (a band of
     "about us" and newsletter text above the footer) and one inside holds a sentence of prose."""
-    mains = [main for main in best.getroottree().iter("main")]
-    if len(mains) != 1 or any(a is mains[0] for a in best.iterancestors()) or best is mains[0]:
+    mains = list(itertools.islice(best.getroottree().iter("main"), 2))
+    if len(mains) != 1 or _within(best, mains[0]):
         return best
     inside = [c for c in ranked if scores.final(c) > 0 and _prose_length(c) >= LIST_RIVAL_PROSE
-              and any(a is mains[0] for a in c.iterancestors())]
+              and _within(c, mains[0])]
     return max(inside, key=scores.final) if inside else best
 
 
@@ -418,8 +418,7 @@ def _under_title(best: HtmlElement, ranked: list[HtmlElement], scores: Scores) -
     more paragraphs."""
     titles = list(itertools.islice(best.getroottree().iter("h1"), 2))
     holder = titles[0].getparent() if len(titles) == 1 else None
-    if holder is None or best is holder or any(a is holder for a in best.iterancestors()) \
-            or any(a is best for a in holder.iterancestors()):
+    if holder is None or best is holder or _related(best, holder):
         return best
     floor = scores.final(best) * TITLED_SHARE
     count = scores.paragraphs.get(best, 0)  # a lead beside the title has fewer paragraphs than the body
@@ -497,6 +496,11 @@ def _prose_length(element: HtmlElement) -> int:
 def _related(one: HtmlElement, other: HtmlElement) -> bool:
     """Whether one element holds the other."""
     return any(a is other for a in one.iterancestors()) or any(a is one for a in other.iterancestors())
+
+
+def _within(element: HtmlElement, container: HtmlElement) -> bool:
+    """Whether an element is the container or inside it."""
+    return element is container or any(a is container for a in element.iterancestors())
 
 
 def holds_replies(root: HtmlElement, elements: list[HtmlElement]) -> bool:
