@@ -13,7 +13,7 @@ from websearch_mcp.extract.error_page import MESSAGE_TEXT, holds_message, is_err
 from websearch_mcp.extract.main_content import FURNITURE_TAGS, holds_replies, is_thread_url, main_elements
 from websearch_mcp.extract.markdown import render_all
 from websearch_mcp.extract.metadata import PageMetadata, read_metadata
-from websearch_mcp.extract.notices import reads_as_notice
+from websearch_mcp.extract.notices import opening_of, reads_as_notice
 from websearch_mcp.extract.shell import ShellVerdict, detect_shell
 from websearch_mcp.extract.structured import article_body, structured_content
 from websearch_mcp.extract.titled import titled_block
@@ -276,10 +276,7 @@ def _is_furniture(text: str) -> bool:
     text = text.strip()
     if len(text) > FURNITURE_TEXT:
         return False
-    opening = text[:FURNITURE_OPENING]
-    if cjk_count(opening) * 3 > len(opening):  # a Chinese, Japanese or Korean character says about three times as much
-        opening = opening[:FURNITURE_OPENING // 3]
-    return reads_as_notice(opening)
+    return reads_as_notice(opening_of(text, FURNITURE_OPENING, FURNITURE_OPENING // 3))
 
 
 _LIST_LINE = re.compile(r"^\s*(?:[-*+]|\d+\.|\|)\s", re.MULTILINE)

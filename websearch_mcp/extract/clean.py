@@ -8,10 +8,15 @@ import lxml.html
 from lxml import etree
 
 from websearch_mcp.extract.labels import LEAD, kind_of
-from websearch_mcp.extract.notices import is_notice_block, opens_as_notice, opens_as_site_note, short_enough
+from websearch_mcp.extract.notices import (
+    is_notice_block,
+    opening_of,
+    opens_as_notice,
+    opens_as_site_note,
+    short_enough,
+)
 from websearch_mcp.extract.replies import RELATED_MARK, lead_in, mark_titled_sections
 from websearch_mcp.extract.text import ends_a_sentence, link_density, linked_length, text_of, visible_length
-from websearch_mcp.passages import cjk_count
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -152,10 +157,7 @@ CLOSING_OPENING_CJK = 100
 
 
 def _opens_closing_notice(text: str) -> bool:
-    opening = text.strip()[:CLOSING_OPENING]
-    if cjk_count(opening) * 3 > len(opening):
-        opening = opening[:CLOSING_OPENING_CJK]
-    return opens_as_notice(opening, CLOSING_OPENING)
+    return opens_as_notice(opening_of(text.strip(), CLOSING_OPENING, CLOSING_OPENING_CJK), CLOSING_OPENING)
 
 
 def _closing_block(root: HtmlElement) -> HtmlElement | None:

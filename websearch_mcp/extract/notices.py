@@ -245,6 +245,13 @@ def is_notice_block(element: HtmlElement, opens: Callable[[str], bool], text: st
     return True
 
 
+def opening_of(text: str, latin: int, cjk: int) -> str:
+    """A text's first `latin` characters, or its first `cjk` when it is mostly Chinese, Japanese or Korean
+    (whose characters say more each): where a notice's phrase is looked for."""
+    opening = text[:latin]
+    return opening[:cjk] if cjk_count(opening) * 3 > len(opening) else opening
+
+
 def prose_length(text: str) -> int:
     """Visible characters, a Chinese, Japanese or Korean one counting as the three Latin ones it says
     about as much as."""
