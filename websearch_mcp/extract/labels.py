@@ -82,7 +82,7 @@ _PLACE_FIRST = frozenset({"below", "after", "before", "above", "under", "beneath
 # Page builders whose every block is a "widget" (`elementor-widget-heading`, `elementor-widget-container`):
 # the word names the builder's unit, the article's paragraphs included, not a sidebar's box.
 _BUILDERS = frozenset({"elementor", "so", "siteorigin"})
-_BUILDER_PREFIXES = ("elementor-", "so-panel", "so-widget", "siteorigin-")
+_BUILDER_PREFIXES = tuple(f"{builder}-" for builder in _BUILDERS)  # a label with one of these is a builder's
 _SWITCH_LAST = frozenset({"open", "closed", "enabled", "disabled", "on", "off", "active", "visible", "count"})
 _WORDS = re.compile(r"[a-z0-9]+")
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
