@@ -103,6 +103,9 @@ SITE_NOTES = [
     "This article is more than 2 years old and may contain outdated information.",
     "Correction: An earlier version of this article misstated the price of a ticket.",
     "Sie haben Ihr Kontingent an freien Artikeln für diesen Monat erreicht.",
+    "You have 2 free articles remaining this month.",
+    "This story is more than 1 year old.",
+    "Suscríbete al diario desde 1 euro al mes.",
     "Zapisz się na cotygodniowy newsletter o edukacji.",
 ]
 

@@ -199,9 +199,10 @@ _SITE_NOTE_HINTS = ("cookie", "browser", "navegador", "navigateur", "przegl", "�
                     "unbegrenzt", "testata", "アフィリエイト", "含まれています", "affili", "associate", "enthält",
                     "afilia", "inscrivez", "concorda", "dados", "maintained", "承認制", "쿠팡", "수수료", "partnerlink",
                     "linkeket", "нажимая", "clicking", "spam", "спам", "unsubscri", "abbestell", "désinscri",
-                    "pourriel", "désabonnement", "聯盟", "联盟", "years old", "mais de", "jahre alt", "plus de",
+                    "pourriel", "désabonnement", "聯盟", "联盟", "years old", "year old", "suscrí", "mais de",
+                    "jahre alt", "plus de",
                     "más de", "più di", "earlier version", "précédente", "anterior", "frühere", "kontingent",
-                    "lesen sie", "sem limites", "sin límites", "reached your", "articles left", "newsletter",
+                    "lesen sie", "sem limites", "sin límites", "reached your", "free article", "newsletter",
                     "boletín", "рассылку")
 
 
