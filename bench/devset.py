@@ -363,6 +363,26 @@ def read_small_news(source: Source, read: Read) -> Iterator[Page]:
         yield Page(stem.rsplit("/", 1)[-1], html, decode(data[stem + ".txt"]), url, page_type(url))
 
 
+def read_modern_web(source: Source, read: Read) -> Iterator[Page]:
+    """web-content-extraction-benchmark's release: 1,000 English pages fetched in 2025-2026 (articles,
+    forum threads, service, product and documentation pages, listings), the main text of each drafted
+    by a language model and checked by hand; page type as the set labels it."""
+    pages, truths = source.files("release/html"), source.files("benchmark/ground-truth")
+    keys = sorted(path.rsplit("/", 1)[-1][:-len(".html.gz")] for path in pages if path.endswith(".html.gz"))
+    wanted: dict[str, str] = {}
+    for key in keys:
+        page, truth = f"release/html/{key}.html.gz", f"benchmark/ground-truth/{key}.json"
+        if truth in truths:
+            wanted |= {page: pages[page], truth: truths[truth]}
+    data = dict(read(wanted))
+    for path in sorted(path for path in wanted if path.startswith("release/")):
+        key = path.rsplit("/", 1)[-1][:-len(".html.gz")]
+        record = json.loads(data[f"benchmark/ground-truth/{key}.json"])
+        html = decode(gzip.decompress(data[path]))
+        kind = record.get("_internal", {}).get("page_type", {}).get("primary", "")
+        yield Page(key, html, record["ground_truth"]["main_content"], record.get("url", ""), kind)
+
+
 @dataclass
 class DataSet:
     """One benchmark: where it comes from, how to read it and how it is scored."""
@@ -395,6 +415,9 @@ SETS = [
                                     "WEBSEARCH_BENCH_HTMLTOTEXT"), read_htmltotext, "shingles"),
     DataSet("small-news", GitSource("WubabooTR/evan_extract", "a339d457cce63a06b705145b5db513922fad089e",
                                     "WEBSEARCH_BENCH_SMALLNEWS"), read_small_news, "shingles"),
+    DataSet("modern-web", GitSource("tiptopjaw/web-content-extraction-benchmark",
+                                    "977613a3a90de65c9ed5e1db251eeede7b9d9714", "WEBSEARCH_BENCH_MODERNWEB"),
+            read_modern_web, "shingles"),
 ]
 
 

@@ -10,11 +10,12 @@ import lxml.html
 
 from websearch_mcp.extract.clean import drop, drop_junk, lists_other_pages, prune
 from websearch_mcp.extract.error_page import MESSAGE_TEXT, holds_message, is_error_title, message_block
-from websearch_mcp.extract.main_content import FURNITURE_TAGS, holds_replies, is_thread_url, main_elements
+from websearch_mcp.extract.main_content import holds_replies, is_thread_url, main_elements
 from websearch_mcp.extract.markdown import render_all
 from websearch_mcp.extract.metadata import PageMetadata, read_metadata
 from websearch_mcp.extract.notices import opening_of, reads_as_notice
 from websearch_mcp.extract.shell import ShellVerdict, detect_shell
+from websearch_mcp.extract.spread import SPREAD_SHORT, drop_furniture_tags, may_spread, spread_area, spreads_further
 from websearch_mcp.extract.structured import article_body, structured_content
 from websearch_mcp.extract.titled import titled_block
 from websearch_mcp.passages import cjk_count
@@ -168,6 +169,8 @@ def extract_page(html: str, url: str | None = None) -> ExtractedPage:
         markdown = _second_opinion(html, url, thread, markdown)  # only when the page holds more text elsewhere
     if _is_furniture(markdown) or _is_tiny(markdown):
         markdown = _titled_or(html, url, metadata, markdown)
+    if not thread and len(markdown) < SPREAD_SHORT and may_spread(tree, markdown):
+        markdown = _spread_or(html, url, markdown)
     source = ""
     if data is not None:
         markdown, source = data.markdown, data.source
@@ -229,7 +232,7 @@ def _other_opinion(html: str, url: str | None, thread: bool, plain: bool) -> str
     tree = parse_html(html)
     drop_junk(tree)
     if not plain:
-        _drop_furniture_tags(tree)  # an author's bio in the sidebar is no second opinion on a short post
+        drop_furniture_tags(tree)  # an author's bio in the sidebar is no second opinion on a short post
         for element in main_elements(tree, thread):
             if element.getparent() is not None:
                 drop(element)
@@ -240,14 +243,6 @@ def _other_opinion(html: str, url: str | None, thread: bool, plain: bool) -> str
     for element in elements:
         prune(element, host, thread)
     return render_all(elements, url)
-
-
-def _drop_furniture_tags(tree: lxml.html.HtmlElement) -> None:
-    """Sidebars, menus and footers go, unless one holds the page's <article> or <main> (broken markup
-    that closed one around the article)."""
-    for element in list(tree.iter(*FURNITURE_TAGS)):
-        if element.getparent() is not None and next(element.iter("article", "main"), None) is None:
-            drop(element)
 
 
 def _better(other: str, first: str) -> bool:
@@ -369,6 +364,19 @@ def _titled_or(html: str, url: str | None, metadata: PageMetadata, markdown: str
     titled = render_all([block], url) if block is not None else ""
     longer = furniture or len(titled.strip()) > len(markdown.strip())
     return titled if longer and _WORD.search(titled) and not _is_furniture(titled) else markdown
+
+
+def _spread_or(html: str, url: str | None, found: str) -> str:
+    """For a short output, the page's content area when its text is spread over many blocks and holds
+    much more (see spread.py)."""
+    tree = parse_html(html)
+    drop_junk(tree)
+    area = spread_area(tree)
+    if area is None:
+        return found
+    prune(area, _page_host(url), False)
+    whole = render_all([area], url)
+    return whole if spreads_further(whole, found) else found
 
 
 def _unpruned(html: str, url: str | None) -> str:

@@ -240,7 +240,7 @@ def score_paragraphs(root: HtmlElement, thread: bool = False, plain: bool = Fals
         wide = cjk_count(text) if cjk_page and not text.isascii() else 0
         commas = text.count(",") + (text.count("，") + text.count("、") if wide else 0)
         points = (1.0 + commas + min((length + 2 * wide) / 100.0, 3.0)) * (1.0 - link_density(paragraph, text))
-        if paragraph.tag == "li" and _starts_with_link(paragraph):
+        if paragraph.tag == "li" and starts_with_link(paragraph):
             points *= TEASER_ITEM  # "[Headline] and a line about it": an entry of a list of other pages
         parent = paragraph.getparent()
         factor = factors.get(paragraph)
@@ -273,7 +273,7 @@ def score_paragraphs(root: HtmlElement, thread: bool = False, plain: bool = Fals
 TEASER_ITEM = 0.4
 
 
-def _starts_with_link(item: HtmlElement) -> bool:
+def starts_with_link(item: HtmlElement) -> bool:
     """A list item whose first content is a link to another page (a headline with its blurb)."""
     if (item.text or "").strip():
         return False

@@ -1,0 +1,143 @@
+"""Pages whose content is spread over many short blocks.
+
+A landing, service or product page spreads its text over a hero line, feature cards, plans, a list of
+services: no block holds most of it, and the best block is one card. When the content found is that
+short and the page's content area holds much more of its own text, in many blocks, the area is the
+content. The area is the page's one <main> or, on a page that marks its header, menus and footer with
+their own tags, its <body> less those; comment sections, runs of replies and lists of other pages are
+set aside in it, as they are when the best block is chosen (a short article beside its comments or its
+"more news" list stays as it was found).
+"""
+
+from __future__ import annotations
+
+import itertools
+from typing import TYPE_CHECKING
+
+from websearch_mcp.extract.clean import drop, lists_other_pages
+from websearch_mcp.extract.main_content import (
+    FURNITURE_TAGS,
+    INLINE_TAGS,
+    Scores,
+    main_elements,
+    replies_below,
+    score_paragraphs,
+    starts_with_link,
+)
+from websearch_mcp.extract.notices import reads_as_notice
+from websearch_mcp.extract.replies import signed_post
+
+if TYPE_CHECKING:
+    from lxml.html import HtmlElement
+
+SPREAD_SHORT = 1000  # characters of the content found: a card, a line, a short post
+SPREAD_GAIN = 3.0  # the area holds this many times its words
+SPREAD_WORDS = 150  # and at least this many
+SPREAD_BLOCKS = 6  # in at least this many blocks (paragraphs, headings, lists)
+NOTICE_OPENING = 400  # characters of the area read for a notice's phrases
+
+
+def content_area(tree: HtmlElement) -> HtmlElement | None:
+    """The page's one <main>, or, on a page that marks its header, menus or footer with their own tags
+    (so that they can be set aside), its <body>; None on other pages (an old page's sidebars and menus,
+    known by class words alone, would be read as content)."""
+    mains = list(itertools.islice(tree.iter("main"), 2))
+    if len(mains) == 1:
+        return mains[0]
+    body = tree.find("body")
+    if body is None or next(body.iter("nav", "header", "footer"), None) is None:
+        return None
+    return body
+
+
+def words_needed(found: str) -> float:
+    return max(SPREAD_WORDS, SPREAD_GAIN * len(found.split()))
+
+
+def may_spread(tree: HtmlElement, found: str) -> bool:
+    """Whether the content area may hold enough words, read on the tree at hand (its text before pruning
+    is at least what pruning leaves): most short outputs need no second parse."""
+    area = content_area(tree)
+    return area is not None and len(area.text_content().split()) >= words_needed(found)
+
+
+def spread_area(tree: HtmlElement) -> HtmlElement | None:
+    """The content area of a freshly parsed (and cleaned) page, with what is not the page's own text set
+    aside: sidebars, menus and footers by their tags, the page's header, comment sections, runs of
+    replies and lists of other pages (never a block that holds the best one)."""
+    area = content_area(tree)
+    if area is None:
+        return None
+    chosen = main_elements(tree)
+    holding = {ancestor for element in chosen for ancestor in element.iterancestors()} | set(chosen)
+    drop_furniture_tags(tree)
+    for header in list(tree.iter("header")):
+        if header.getparent() is not None and not any(a.tag in ("article", "main") for a in header.iterancestors()):
+            drop(header)  # the page's header (its logo and menu), not an article's
+    scores = score_paragraphs(tree)
+    _set_aside(area, holding, scores)
+    return area
+
+
+def _set_aside(element: HtmlElement, holding: set[HtmlElement], scores: Scores) -> None:
+    children = [child for child in element if isinstance(child.tag, str)]
+    signed = _signed_run(children)
+    for child in children:
+        if child.tag in INLINE_TAGS or child in holding:
+            _set_aside(child, holding, scores)
+        elif child in signed or _not_own_text(child, scores):
+            drop(child)
+        else:
+            _set_aside(child, holding, scores)
+
+
+SIGNED_RUN = 3  # blocks alike, most of them dated or signed: replies, reviews, a list of dated posts
+
+
+def _signed_run(children: list[HtmlElement]) -> set[HtmlElement]:
+    """The children that make a run of blocks alike (same tag and first class) most of which carry a date, a
+    time or a reply link: comments, reviews or dated teasers, whatever their markup."""
+    groups: dict[tuple[object, str], list[HtmlElement]] = {}
+    for child in children:
+        if child.tag not in INLINE_TAGS:
+            classes = (child.get("class") or "").split()
+            groups.setdefault((child.tag, classes[0] if classes else ""), []).append(child)
+    run: set[HtmlElement] = set()
+    for group in groups.values():
+        if len(group) >= SIGNED_RUN and 2 * sum(1 for block in group if signed_post(block)) > len(group):
+            run.update(group)
+    return run
+
+
+def _not_own_text(element: HtmlElement, scores: Scores) -> bool:
+    return (scores.context_factor(element) < 1.0 or lists_other_pages(element) or _lists_links(element)
+            or replies_below(element, scores))
+
+
+LINKED_ITEMS = 3  # items of a list that open with a link to another page: a list of other pages
+
+
+def _lists_links(element: HtmlElement) -> bool:
+    """A list whose items mostly open with a link to another page ("[Title](url) and a line"): other
+    pages of the site, not this one's text."""
+    if element.tag not in ("ul", "ol"):
+        return False
+    items = [item for item in element if item.tag == "li"]
+    linked = sum(1 for item in items if starts_with_link(item))
+    return linked >= LINKED_ITEMS and 3 * linked >= 2 * len(items)
+
+
+def drop_furniture_tags(tree: HtmlElement) -> None:
+    """Sidebars, menus and footers go, unless one holds the page's <article> or <main> (broken markup
+    that closed one around the article)."""
+    for element in list(tree.iter(*FURNITURE_TAGS)):
+        if element.getparent() is not None and next(element.iter("article", "main"), None) is None:
+            drop(element)
+
+
+def spreads_further(whole: str, found: str) -> bool:
+    """Whether the area's text, pruned, is the page's content rather than what was found: many more
+    words, in many blocks, and not a notice."""
+    blocks = sum(1 for block in whole.split("\n\n") if block.strip())
+    return (len(whole.split()) >= words_needed(found) and blocks >= SPREAD_BLOCKS
+            and not reads_as_notice(whole.strip()[:NOTICE_OPENING]))
