@@ -24,7 +24,6 @@ from websearch_mcp.extract.main_content import (
     score_paragraphs,
     starts_with_link,
 )
-from websearch_mcp.extract.notices import reads_as_notice
 from websearch_mcp.extract.replies import signed_post
 
 if TYPE_CHECKING:
@@ -34,7 +33,6 @@ SPREAD_SHORT = 1000  # characters of the content found: a card, a line, a short 
 SPREAD_GAIN = 3.0  # the area holds this many times its words
 SPREAD_WORDS = 150  # and at least this many
 SPREAD_BLOCKS = 6  # in at least this many blocks (paragraphs, headings, lists)
-NOTICE_OPENING = 400  # characters of the area read for a notice's phrases
 
 
 def content_area(tree: HtmlElement) -> HtmlElement | None:
@@ -137,7 +135,6 @@ def drop_furniture_tags(tree: HtmlElement) -> None:
 
 def spreads_further(whole: str, found: str) -> bool:
     """Whether the area's text, pruned, is the page's content rather than what was found: many more
-    words, in many blocks, and not a notice."""
+    words, in many blocks."""
     blocks = sum(1 for block in whole.split("\n\n") if block.strip())
-    return (len(whole.split()) >= words_needed(found) and blocks >= SPREAD_BLOCKS
-            and not reads_as_notice(whole.strip()[:NOTICE_OPENING]))
+    return len(whole.split()) >= words_needed(found) and blocks >= SPREAD_BLOCKS
