@@ -1,12 +1,13 @@
 """The extraction rules that have no hand-made class page of their own: the second opinion, a
 thread's comments read as content, the lead caption inside the body, the page's own data, the
-title of a script-built app."""
+title of a script-built app, content spread over many blocks."""
 
 from __future__ import annotations
 
 import pytest
 
 from websearch_mcp.extract import _doubtful, _second_opinion, extract_page, parse_html
+from websearch_mcp.extract.spread import content_area
 from websearch_mcp.extract.structured import structured_content
 
 ARTICLE = ("<p>The ferry company will add a second crossing each morning from March, after commuters "
@@ -427,3 +428,28 @@ def test_a_chinese_post_that_closes_with_its_reprint_rule_is_no_furniture():
             + "\n\n本部落格所有文章與照片皆為作者親自撰寫，未經同意請勿轉載全文。")
     assert not _is_furniture(post)  # the notice closes it, past the opening a notice is read in
     assert _is_furniture("未經同意請勿轉載全文或擅自使用照片於任何商業用途。")
+
+
+
+BRIEF = ("<p>The ferry company will add a second crossing each morning from March, after commuters complained "
+         "for two winters that the single early boat was always full by the second stop.</p>")
+SECTIONS = "".join(f"<section><h2>Service {n}</h2><h4>We look after part {n} of your garden, all year.</h4>"
+                   "</section>" for n in range(16))
+
+
+def test_a_spread_page_reads_its_area():
+    """In one <main>: a short card is what the paragraphs find, and the sections beside it, whose text
+    sits in headings, are read with it."""
+    html = f"<html><body><main><div class='hero'>{BRIEF}</div>{SECTIONS}</main></body></html>"
+    markdown = extract_page(html, "https://gardens.example.com/").markdown
+    assert "second crossing each morning" in markdown and "part 15 of your garden" in markdown
+
+
+def test_an_old_page_has_no_content_area():
+    """A page that marks its menus and sidebars with class words only has no content area: its <body>
+    would bring them in. One <main>, or a header, menu or footer in its own tag, makes one."""
+    old = f"<html><body><div class='menu'>{SECTIONS}</div><div class='story'>{BRIEF}</div></body></html>"
+    assert content_area(parse_html(old)) is None
+    marked = old.replace("<div class='menu'>", "<nav>").replace("</div><div class='story'>", "</nav><div>")
+    assert content_area(parse_html(marked)) is not None
+    assert content_area(parse_html(f"<html><body><main>{BRIEF}</main><main>{BRIEF}</main></body></html>")) is None

@@ -10,7 +10,7 @@ import lxml.html
 
 from websearch_mcp.extract.clean import drop, drop_junk, lists_other_pages, prune
 from websearch_mcp.extract.error_page import MESSAGE_TEXT, holds_message, is_error_title, message_block
-from websearch_mcp.extract.main_content import holds_replies, is_thread_url, main_elements
+from websearch_mcp.extract.main_content import Scores, holds_replies, is_thread_url, main_elements, score_paragraphs
 from websearch_mcp.extract.markdown import render_all
 from websearch_mcp.extract.metadata import PageMetadata, read_metadata
 from websearch_mcp.extract.notices import opening_of, reads_as_notice
@@ -157,7 +157,8 @@ def extract_page(html: str, url: str | None = None) -> ExtractedPage:
     page_body = tree.find("body")
     page_chars = len(page_body.text_content()) if page_body is not None else 0
     thread = is_thread_url(url)
-    found = main_elements(tree, thread)
+    scores = score_paragraphs(tree, thread)
+    found = main_elements(tree, thread, scores=scores)
     elements = [e for e in found if not lists_other_pages(e)] or found
     host = _page_host(url)
     for element in elements:
@@ -170,7 +171,7 @@ def extract_page(html: str, url: str | None = None) -> ExtractedPage:
     if _is_furniture(markdown) or _is_tiny(markdown):
         markdown = _titled_or(html, url, metadata, markdown)
     if not thread and len(markdown) < SPREAD_SHORT and may_spread(tree, markdown):
-        markdown = _spread_or(html, url, markdown)
+        markdown = _spread_or(tree, found, scores, url, markdown)
     source = ""
     if data is not None:
         markdown, source = data.markdown, data.source
@@ -366,12 +367,12 @@ def _titled_or(html: str, url: str | None, metadata: PageMetadata, markdown: str
     return titled if longer and _WORD.search(titled) and not _is_furniture(titled) else markdown
 
 
-def _spread_or(html: str, url: str | None, found: str) -> str:
+def _spread_or(tree: lxml.html.HtmlElement, chosen: list[lxml.html.HtmlElement], scores: Scores,
+               url: str | None, found: str) -> str:
     """For a short output, the page's content area when its text is spread over many blocks and holds
-    much more (see spread.py)."""
-    tree = parse_html(html)
-    drop_junk(tree)
-    area = spread_area(tree)
+    much more (see spread.py); read on the page's tree as it is, the chosen blocks already pruned, with
+    the tallies that chose them."""
+    area = spread_area(tree, chosen, scores)
     if area is None:
         return found
     prune(area, _page_host(url), False)

@@ -360,10 +360,12 @@ def is_thread_url(url: str | None) -> bool:
     return bool(url) and bool(_THREAD_URL.search(url or ""))
 
 
-def main_elements(root: HtmlElement, thread: bool = False, plain: bool = False) -> list[HtmlElement]:
+def main_elements(root: HtmlElement, thread: bool = False, plain: bool = False,
+                  scores: Scores | None = None) -> list[HtmlElement]:
     """The best container and those of its siblings that look like more of the same article (on a
-    thread's page, every post of the thread); with plain, class and id words are not read."""
-    scores = score_paragraphs(root, thread, plain)
+    thread's page, every post of the thread); with plain, class and id words are not read. The page's
+    tallies are taken here unless given (score_paragraphs with the same thread and plain)."""
+    scores = scores if scores is not None else score_paragraphs(root, thread, plain)
     if not scores.readability:
         body = root.find("body")
         return [body if body is not None else root]

@@ -19,9 +19,7 @@ from websearch_mcp.extract.main_content import (
     FURNITURE_TAGS,
     INLINE_TAGS,
     Scores,
-    main_elements,
     replies_below,
-    score_paragraphs,
     starts_with_link,
 )
 from websearch_mcp.extract.replies import signed_post
@@ -59,20 +57,18 @@ def may_spread(tree: HtmlElement, found: str) -> bool:
     return area is not None and len(area.text_content().split()) >= words_needed(found)
 
 
-def spread_area(tree: HtmlElement) -> HtmlElement | None:
-    """The content area of a freshly parsed (and cleaned) page, with what is not the page's own text set
-    aside: sidebars, menus and footers by their tags, the page's header, comment sections, runs of
-    replies and lists of other pages (never a block that holds the best one)."""
+def spread_area(tree: HtmlElement, chosen: list[HtmlElement], scores: Scores) -> HtmlElement | None:
+    """The page's content area with what is not the page's own text set aside: sidebars, menus and
+    footers by their tags, the page's header, comment sections, runs of replies and lists of other
+    pages (never a block that holds one of the chosen ones)."""
     area = content_area(tree)
     if area is None:
         return None
-    chosen = main_elements(tree)
     holding = {ancestor for element in chosen for ancestor in element.iterancestors()} | set(chosen)
     drop_furniture_tags(tree)
     for header in list(tree.iter("header")):
         if header.getparent() is not None and not any(a.tag in ("article", "main") for a in header.iterancestors()):
             drop(header)  # the page's header (its logo and menu), not an article's
-    scores = score_paragraphs(tree)
     _set_aside(area, holding, scores)
     return area
 
