@@ -51,8 +51,8 @@ def words_needed(found: str) -> float:
 
 
 def may_spread(tree: HtmlElement, found: str) -> bool:
-    """Whether the content area may hold enough words, read on the tree at hand (its text before pruning
-    is at least what pruning leaves): most short outputs need no second parse."""
+    """Whether the content area may hold enough words: its text before pruning, at least what pruning
+    leaves, read at the cost of one walk (most short outputs are looked at no further)."""
     area = content_area(tree)
     return area is not None and len(area.text_content().split()) >= words_needed(found)
 
@@ -74,6 +74,7 @@ def spread_area(tree: HtmlElement, chosen: list[HtmlElement], scores: Scores) ->
 
 
 def _set_aside(element: HtmlElement, holding: set[HtmlElement], scores: Scores) -> None:
+    """Drop, below element, every block that is not the page's own text (see spread_area)."""
     children = [child for child in element if isinstance(child.tag, str)]
     signed = _signed_run(children)
     for child in children:
