@@ -59,10 +59,17 @@ def test_a_closed_pipe_ends_quietly(ddg, words):
         assert "Traceback" not in done.stderr and "BrokenPipeError" not in done.stderr, done.stderr
 
 
+def _as_in_a_terminal() -> None:
+    """Ctrl-C's signal as a terminal delivers it: a test runner started in the background (`make test &`)
+    ignores SIGINT, and a child inherits that, so the child would never see the Ctrl-C sent to it."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def test_ctrl_c_in_call_exits_130_without_a_traceback(upstream):
     upstream.route("POST", "/html/", Reply(delay=20))
     process = subprocess.Popen([installed_command(), "call", "web_search", "query=rust"], stdout=subprocess.PIPE,
-                               stderr=subprocess.PIPE, text=True, env=client_environment(env_for(upstream)))
+                               stderr=subprocess.PIPE, text=True, env=client_environment(env_for(upstream)),
+                               preexec_fn=_as_in_a_terminal)
     while upstream.count("/html/") == 0:
         time.sleep(0.05)
     process.send_signal(signal.SIGINT)
