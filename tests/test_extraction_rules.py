@@ -434,15 +434,23 @@ def test_a_chinese_post_that_closes_with_its_reprint_rule_is_no_furniture():
 BRIEF = ("<p>The ferry company will add a second crossing each morning from March, after commuters complained "
          "for two winters that the single early boat was always full by the second stop.</p>")
 SECTIONS = "".join(f"<section><h2>Service {n}</h2><h4>We look after part {n} of your garden, all year.</h4>"
-                   "</section>" for n in range(16))
+                   f"<small>From {20 + n} dollars a visit.</small></section>" for n in range(16))
 
 
 def test_a_spread_page_reads_its_area():
     """In one <main>: a short card is what the paragraphs find, and the sections beside it, whose text
-    sits in headings, are read with it."""
+    sits in headings and short lines, are read with it."""
     html = f"<html><body><main><div class='hero'>{BRIEF}</div>{SECTIONS}</main></body></html>"
     markdown = extract_page(html, "https://gardens.example.com/").markdown
     assert "second crossing each morning" in markdown and "part 15 of your garden" in markdown
+
+
+def test_a_page_of_bare_headings_is_no_spread_content():
+    """Headings alone (an index, an outline) are not text spread over blocks: what was found stays."""
+    headings = "".join(f"<h2>Heading number {n} of many</h2>" for n in range(60))
+    html = f"<html><body><main><div class='hero'>{BRIEF}</div>{headings}</main></body></html>"
+    markdown = extract_page(html, "https://gardens.example.com/").markdown
+    assert "second crossing each morning" in markdown and "Heading number 59" not in markdown
 
 
 def test_an_old_page_has_no_content_area():

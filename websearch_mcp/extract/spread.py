@@ -31,6 +31,7 @@ SPREAD_SHORT = 1000  # characters of the content found: a card, a line, a short 
 SPREAD_GAIN = 3.0  # the area holds this many times its words
 SPREAD_WORDS = 150  # and at least this many
 SPREAD_BLOCKS = 6  # in at least this many blocks (paragraphs, headings, lists)
+TEXT_BLOCKS = 3  # of which at least this many are not headings
 
 
 def content_area(tree: HtmlElement) -> HtmlElement | None:
@@ -132,6 +133,8 @@ def drop_furniture_tags(tree: HtmlElement) -> None:
 
 def spreads_further(whole: str, found: str) -> bool:
     """Whether the area's text, pruned, is the page's content rather than what was found: many more
-    words, in many blocks."""
-    blocks = sum(1 for block in whole.split("\n\n") if block.strip())
-    return len(whole.split()) >= words_needed(found) and blocks >= SPREAD_BLOCKS
+    words, in many blocks, some of them text rather than headings (a page of bare headings is an
+    index, and what was found on it stays)."""
+    blocks = [block for block in whole.split("\n\n") if block.strip()]
+    texts = sum(1 for block in blocks if not block.lstrip().startswith("#"))
+    return len(whole.split()) >= words_needed(found) and len(blocks) >= SPREAD_BLOCKS and texts >= TEXT_BLOCKS
