@@ -403,11 +403,11 @@ def main_elements(root: HtmlElement, thread: bool = False, plain: bool = False,
 def _inside_main(best: HtmlElement, ranked: list[HtmlElement], scores: Scores) -> HtmlElement:
     """The best candidate inside the page's one <main>, when the best of all is outside it (a band of
     "about us" and newsletter text above the footer) and one inside holds a sentence of prose."""
-    mains = list(itertools.islice(best.getroottree().iter("main"), 2))
-    if len(mains) != 1 or _within(best, mains[0]):
+    main = only_one(best.getroottree(), "main")
+    if main is None or _within(best, main):
         return best
     inside = [c for c in ranked if scores.final(c) > 0 and _prose_length(c) >= LIST_RIVAL_PROSE
-              and _within(c, mains[0])]
+              and _within(c, main)]
     return max(inside, key=scores.final) if inside else best
 
 
@@ -418,8 +418,8 @@ def _under_title(best: HtmlElement, ranked: list[HtmlElement], scores: Scores) -
     """The block of prose beside the page's one <h1> (a brief under its title), when the best candidate
     lies elsewhere (a company's profile box in the sidebar), scores at most twice as much and holds no
     more paragraphs."""
-    titles = list(itertools.islice(best.getroottree().iter("h1"), 2))
-    holder = titles[0].getparent() if len(titles) == 1 else None
+    title = only_one(best.getroottree(), "h1")
+    holder = title.getparent() if title is not None else None
     if holder is None or best is holder or _related(best, holder):
         return best
     floor = scores.final(best) * TITLED_SHARE
@@ -427,6 +427,13 @@ def _under_title(best: HtmlElement, ranked: list[HtmlElement], scores: Scores) -
     beside = [c for c in ranked if c.getparent() is holder and scores.final(c) >= floor
               and scores.paragraphs.get(c, 0) >= count and _prose_length(c) >= LIST_RIVAL_PROSE]
     return max(beside, key=scores.final) if beside else best
+
+
+def only_one(tree: etree._ElementTree | HtmlElement, tag: str) -> HtmlElement | None:
+    """The page's element of that tag when it has exactly one (its one <main>, its one <h1>), else None
+    (looked for until a second is found)."""
+    found = list(itertools.islice(tree.iter(tag), 2))
+    return found[0] if len(found) == 1 else None
 
 
 def _under_lead(chosen: list[HtmlElement], scores: Scores, opening: bool = False) -> list[HtmlElement]:

@@ -11,19 +11,18 @@ set aside in it, as they are when the best block is chosen (a short article besi
 
 from __future__ import annotations
 
-import itertools
-from typing import TYPE_CHECKING
-
 from websearch_mcp.extract.clean import drop, lists_other_pages
 from websearch_mcp.extract.main_content import (
     FURNITURE_TAGS,
     INLINE_TAGS,
     Scores,
+    only_one,
     replies_below,
     starts_with_link,
 )
 from websearch_mcp.extract.replies import signed_post
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from lxml.html import HtmlElement
 
@@ -38,9 +37,9 @@ def content_area(tree: HtmlElement) -> HtmlElement | None:
     """The page's one <main>, or, on a page that marks its header, menus or footer with their own tags
     (so that they can be set aside), its <body>; None on other pages (an old page's sidebars and menus,
     known by class words alone, would be read as content)."""
-    mains = list(itertools.islice(tree.iter("main"), 2))
-    if len(mains) == 1:
-        return mains[0]
+    main = only_one(tree, "main")
+    if main is not None:
+        return main
     body = tree.find("body")
     if body is None or next(body.iter("nav", "header", "footer"), None) is None:
         return None
