@@ -134,6 +134,7 @@ def test_a_data_island_of_labels_is_not_content():
     ("post-wrap isCommentable", False, True), ("commentsList", True, False), ("comment-body", True, True),
     ("tabContent tabContentActive", False, False), ("RichTextArticleBody-body", False, True),
     ("sxolia", True, False), ("komentare-list", True, False),
+    ("commentOnSelection", False, False),  # a post's "comment on the selected text" feature, around the post
 ])
 def test_class_words_are_whole_words(label, comments, positive):
     from websearch_mcp.extract.labels import label_kind
@@ -461,3 +462,52 @@ def test_an_old_page_has_no_content_area():
     marked = old.replace("<div class='menu'>", "<nav>").replace("</div><div class='story'>", "</nav><div>")
     assert content_area(parse_html(marked)) is not None
     assert content_area(parse_html(f"<html><body><main>{BRIEF}</main><main>{BRIEF}</main></body></html>")) is None
+
+
+def _streamed(frame: str, parts: dict[str, str], moves: str) -> str:
+    """A page as React's streaming server sends it: the frame, then each part hidden at the end of the
+    body, then the script that moves the parts into place."""
+    hidden = "".join(f'<div hidden id="{ident}">{html}</div>' for ident, html in parts.items())
+    return f"<html><body>{frame}{hidden}<script>{moves}</script></body></html>"
+
+
+def test_parts_a_react_server_streams_are_read_where_they_belong():
+    """Each part is a small share of the page (no hidden wrapper holds most of it): read as plain HTML,
+    they would all be dropped, and the frame's footer would be the page."""
+    paragraphs = [p + "</p>" for p in ARTICLE.split("</p>") if p]
+    frame = ("<header><a href='/'>Harbour Herald</a></header><main><h1>A second morning ferry</h1>"
+             + "".join(f'<!--$?--><template id="B:{n}"></template><p>Loading…</p><!--/$-->' for n in range(3))
+             + "</main><footer><p>© 2026 Harbour Herald. All rights reserved.</p><p>Contact the newsroom, "
+             "read our policies and find us on the harbour front every morning.</p></footer>")
+    more = "<p>" + "Other stories from the coast: the lighthouse, the regatta and the fish market. " * 6 + "</p>"
+    html = _streamed(frame + f"<aside>{more}</aside>", {f"S:{n}": p for n, p in enumerate(paragraphs)},
+                     '$RC("B:2","S:2");$RC("B:0","S:0");$RC("B:1","S:1")')
+    markdown = extract_page(html, "https://herald.example.com/ferry").markdown
+    places = [markdown.find(phrase) for phrase in ("second crossing", "needs no new ship", "late evening boat")]
+    assert -1 not in places and places == sorted(places), markdown  # all three, in the frame's order
+    assert "Loading" not in markdown and "All rights reserved" not in markdown
+
+
+def test_a_streamed_segment_fills_its_placeholder_and_an_unclosed_boundary_keeps_what_follows():
+    from websearch_mcp.extract.streamed import place_streamed_parts
+
+    html = _streamed('<main><template id="P:5"></template><!--$?--><template id="B:1"></template>'
+                     "<p id='after'>Kept: no comment closes the boundary.</p></main>",
+                     {"S:5": "<p>The segment's text.</p>", "S:1": "<p>The boundary's text.</p>"},
+                     '$RS("S:5","P:5");$RC("B:1","S:1")')
+    tree = parse_html(html)
+    place_streamed_parts(tree)
+    main = tree.find(".//main")
+    assert [p.text for p in main.iter("p")] == ["The segment's text.", "The boundary's text.",
+                                                 "Kept: no comment closes the boundary."]
+    assert tree.find(".//div[@hidden]") is None  # the parts' hidden elements are gone
+
+
+def test_a_streamed_fallback_goes_with_the_fallbacks_inside_it():
+    from websearch_mcp.extract.streamed import drop_fallbacks
+
+    inner = '<!--$?--><template id="B:2"></template><p>Inner spinner</p><!--/$-->'
+    html = (f'<main><!--$?--><template id="B:1"></template><p>Outer spinner</p>{inner}<!--/$-->'
+            '<!--$--><p>Rendered at once</p><!--/$--></main>')
+    assert drop_fallbacks(html) == ('<main><!--$?--><template id="B:1"></template><!--/$-->'
+                                    '<!--$--><p>Rendered at once</p><!--/$--></main>')

@@ -107,6 +107,7 @@ SITE_NOTES = [
     "This story is more than 1 year old.",
     "Suscríbete al diario desde 1 euro al mes.",
     "Zapisz się na cotygodniowy newsletter o edukacji.",
+    "Enjoy discounts, find fashion inspiration and discover fresh arrivals with our curated newsletters.",
 ]
 
 

@@ -16,6 +16,7 @@ from websearch_mcp.extract.metadata import PageMetadata, read_metadata
 from websearch_mcp.extract.notices import opening_of, reads_as_notice
 from websearch_mcp.extract.shell import ShellVerdict, detect_shell
 from websearch_mcp.extract.spread import SPREAD_SHORT, drop_furniture_tags, may_spread, spread_area, spreads_further
+from websearch_mcp.extract.streamed import STREAMED_MARK, drop_fallbacks
 from websearch_mcp.extract.structured import article_body, structured_content
 from websearch_mcp.extract.titled import titled_block
 from websearch_mcp.passages import cjk_count
@@ -60,6 +61,8 @@ class ExtractedPage:
 
 def parse_html(html: str) -> lxml.html.HtmlElement:
     """Parse a page leniently (never raises on garbage)."""
+    if STREAMED_MARK in html:
+        html = drop_fallbacks(html)
     tree = _parse(html)
     swallowed = _swallowed_by(tree, len(html))
     if swallowed:

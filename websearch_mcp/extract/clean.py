@@ -16,6 +16,7 @@ from websearch_mcp.extract.notices import (
     short_enough,
 )
 from websearch_mcp.extract.replies import RELATED_MARK, lead_in, mark_titled_sections
+from websearch_mcp.extract.streamed import place_streamed_parts
 from websearch_mcp.extract.text import ends_a_sentence, link_density, linked_length, text_of, visible_length
 
 TYPE_CHECKING = False
@@ -42,7 +43,9 @@ SENTENCE_AROUND_LINKS = 25
 
 def drop_junk(tree: HtmlElement) -> None:
     """Remove scripts, styles, embedded media, images, form controls and hidden elements, keeping text
-    that follows them, and content that sits in <noscript> or inside a hidden wrapper."""
+    that follows them, and content that sits in <noscript> or inside a hidden wrapper. Parts a React
+    server streamed after the page's frame are first put where its scripts put them."""
+    place_streamed_parts(tree)
     for noscript in list(tree.iter("noscript")):
         if not len(noscript) and "<" in (noscript.text or ""):
             _parse_as_markup(noscript)

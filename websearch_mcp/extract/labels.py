@@ -117,6 +117,8 @@ def _token_flags(token: str) -> int:
         return 0
     if words[0] in _PLACE_FIRST and len(words) > 1:
         return _NEGATIVE
+    if words[:2] == ["comment", "on"]:
+        return 0  # "commentOnSelection", "comment-on-article": a feature or a prompt, not comments
     if words[0] in _BUILDERS:  # "elementor-widget-text-editor": a part of the page builder's layout
         spelled = [word for word in spelled if word != "widget"]
     text = " ".join(spelled)

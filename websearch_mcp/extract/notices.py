@@ -118,6 +118,7 @@ _SITE_NOTE = (
     r"kontingent an (?:freien|kostenlosen) artikeln|lesen sie weiter mit|leia sem limites|lea sin límites|"
     r"you['’]ve reached your (?:free )?(?:article )?limit|free articles? (?:left|remaining) this month|"
     r"sign up (?:for|to) our (?:\w+ )?newsletter|subscribe to our (?:\w+ )?newsletter|"
+    r"(?:with|in) our (?:\w+ )?newsletters\b|"
     r"abonnez-vous à notre newsletter|melden sie sich für unseren newsletter an|"
     r"suscríbete a nuestro boletín|iscriviti alla (?:nostra )?newsletter|inscreva-se na nossa newsletter|"
     r"zapisz się na (?:\w+ )?newsletter|подпишитесь на (?:нашу )?рассылку|"
