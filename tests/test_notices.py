@@ -47,6 +47,7 @@ SENTENCES = [
     "Copyright law in the European Union was changed by a directive in 2019.",
     "Die Bäckerei am Markt verkauft ihre Cookies jetzt auch ohne Zucker.",
     "La pâtisserie utilise des cookies au beurre salé dans son nouveau dessert.",
+    "Platelets above 50K are not associated with significant bleeding in most patients.",
 ]
 
 
@@ -108,6 +109,7 @@ SITE_NOTES = [
     "Suscríbete al diario desde 1 euro al mes.",
     "Zapisz się na cotygodniowy newsletter o edukacji.",
     "Enjoy discounts, find fashion inspiration and discover fresh arrivals with our curated newsletters.",
+    "Important update: the Harbour Clinic is not affiliated with Bay Hospital. Rest assured, we are open!",
 ]
 
 

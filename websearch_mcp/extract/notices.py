@@ -109,6 +109,7 @@ _SITE_NOTE = (
     r"contiene (?:enlaces|links) de afiliad[oa]s?|contiene link di affiliazione|contém links de afiliad[oa]s?|"
     r"inscrivez-vous à (?:ma|notre) (?:lettre|newsletter)|você concorda com o tratamento|"
     r"ao enviar (?:seus|os seus) dados|this (?:page|site) is maintained by|"
+    r"(?:is|are) not affiliated with|"
     # an archive banner, a correction, a paywall's count, a newsletter's sign-up (news sites)
     r"this (?:article|story) is (?:more than|over) \w+ years? old|este artigo tem mais de \w+ anos|"
     r"dieser artikel ist (?:mehr als|über) \w+ jahre alt|cet article a plus de \w+ ans|"
