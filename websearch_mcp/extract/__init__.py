@@ -8,7 +8,7 @@ import unicodedata
 
 import lxml.html
 
-from websearch_mcp.extract.clean import drop, drop_junk, lists_other_pages, prune
+from websearch_mcp.extract.clean import drop, drop_junk, prune
 from websearch_mcp.extract.error_page import MESSAGE_TEXT, holds_message, is_error_title, message_block
 from websearch_mcp.extract.main_content import Scores, holds_replies, is_thread_url, main_elements, score_paragraphs
 from websearch_mcp.extract.markdown import render_all
@@ -18,6 +18,7 @@ from websearch_mcp.extract.shell import ShellVerdict, detect_shell
 from websearch_mcp.extract.spread import SPREAD_SHORT, drop_furniture_tags, may_spread, spread_area, spreads_further
 from websearch_mcp.extract.streamed import STREAMED_MARK, drop_fallbacks
 from websearch_mcp.extract.structured import article_body, structured_content
+from websearch_mcp.extract.teasers import lists_other_pages
 from websearch_mcp.extract.titled import titled_block
 from websearch_mcp.passages import cjk_count
 

@@ -15,8 +15,9 @@ from websearch_mcp.extract.notices import (
     opens_as_site_note,
     short_enough,
 )
-from websearch_mcp.extract.replies import RELATED_MARK, lead_in, mark_titled_sections
+from websearch_mcp.extract.replies import lead_in, mark_titled_sections
 from websearch_mcp.extract.streamed import place_streamed_parts
+from websearch_mcp.extract.teasers import card_signature, is_teaser_grid, marked_other_pages
 from websearch_mcp.extract.text import ends_a_sentence, link_density, linked_length, text_of, visible_length
 
 TYPE_CHECKING = False
@@ -194,8 +195,6 @@ def _inside_dropped(element: HtmlElement, root: HtmlElement, dropped: set[HtmlEl
 
 LEAD_CAPTION = 30  # visible characters that make the first figure's caption worth keeping
 LEAD_PROSE = 80  # visible characters of a paragraph before it that make a figure part of the story's body
-TEASERS = 3  # repeated cards that make a teaser grid (the box's own heading aside)
-TEASER_TEXT = 300  # characters: a card holding more is an entry of its own (a ticker, a slideshow)
 
 
 def _keep_lead_caption(root: HtmlElement) -> None:
@@ -248,37 +247,6 @@ def _keep_opening_caption(root: HtmlElement) -> None:
         outer.addprevious(first)
 
 
-def lists_other_pages(element: HtmlElement) -> bool:
-    """A teaser grid, or a list of the site's other pages known by its title (a block chosen beside the
-    article that is not more of it)."""
-    return _marked_other_pages(element) or is_teaser_grid(element)
-
-
-def _marked_other_pages(element: HtmlElement) -> bool:
-    return RELATED_MARK in (element.get("class") or "")
-
-
-def is_teaser_grid(element: HtmlElement) -> bool:
-    """Three or more cards alike (the box's own heading aside), each a heading that links elsewhere and
-    a line of teaser text: a list of related stories, whatever share of the page's text it holds."""
-    if len(element) < TEASERS:  # most elements: no need to list the children
-        return False
-    cards = [child for child in element if isinstance(child.tag, str) and child.tag not in _HEADINGS]
-    if len(cards) < TEASERS:
-        return False
-    signature = _signature(cards[0])
-    if sum(1 for card in cards if _signature(card) == signature) < TEASERS:
-        return False
-    teasers = 0
-    for card in cards:
-        heading = next(card.iter("h2", "h3", "h4", "h5"), None)
-        if heading is None or heading.find(".//a[@href]") is None:
-            continue
-        if len(card.text_content()) <= TEASER_TEXT:
-            teasers += 1
-    return teasers >= TEASERS and teasers * 4 >= len(cards) * 3
-
-
 def _links_elsewhere(element: HtmlElement, host: str) -> bool:
     """A list of three or more links, most of them to other sites: what a link post is made of."""
     if not host or element.tag not in ("ul", "ol"):
@@ -307,7 +275,7 @@ def _is_furniture(element: HtmlElement, total: int, runs: dict[tuple[HtmlElement
     kind = kind_of(element)
     if kind.comments and not thread:
         return True  # comments go however long they are (but a thread's replies are its content)
-    if _marked_other_pages(element):
+    if marked_other_pages(element):
         return True  # a list of other pages under a title that says so, however long
     if size >= SITE_NOTE_MIN and element.tag in _NOTE_TAGS and is_notice_block(element, opens_as_site_note, text):
         return True  # the site's note to its reader: cookies, an old browser, comment rules, an offer
@@ -371,18 +339,14 @@ def _repeated_content(element: HtmlElement, total: int, runs: dict[tuple[HtmlEle
         parent = block.getparent() if block is not None else None
         if parent is None:
             continue
-        signature = _signature(block)
+        signature = card_signature(block)
         if not block.get("class"):
             continue  # blocks alike by their tag alone (a page's header, content and footer <div>s) are no run
         key = (parent, signature, block is element)
         if key not in runs:
-            peers = [sibling for sibling in parent if _signature(sibling) == signature]
+            peers = [sibling for sibling in parent if card_signature(sibling) == signature]
             named = block is not element or sum(1 for peer in peers if kind_of(peer).negative) * 2 >= len(peers)
             runs[key] = named and len(peers) >= 3 and sum(len(peer.text_content()) for peer in peers) >= total * 0.4
         if runs[key]:
             return True
     return False
-
-
-def _signature(element: HtmlElement) -> str:
-    return f"{element.tag} {(element.get('class') or '').split(' ', 1)[0]}"

@@ -149,7 +149,7 @@ _NEUTRAL = NEUTRAL
 
 # The lead of an article (standfirst, intro, summary) in a block of its own before the body.
 LEAD = re.compile(r"(?:^|[\s_-])(?:lead|leadin|lede|standfirst|intro|introduction|summary|dek|deck|kicker|"
-                  r"abstract|chapeau|chapo|sapo|vorspann|einleitung|entradilla|sumario|zajawka|lid|spot|ozet|announce|anons|"
+                  r"abstract|chapeau|chapo|sapo|vorspann|einleitung|entradilla|sumario|zajawka|lid|spot|ozet|announce|anons|ingress|"
                   r"subtitle|subheadline)(?:$|[\s_-])",
                   re.IGNORECASE)
 

@@ -29,11 +29,14 @@ from websearch_mcp.extract.replies import (
     signed_post,
     thread_of,
 )
+from websearch_mcp.extract.teasers import lists_other_pages, starts_with_link
 from websearch_mcp.extract.text import HEADINGS, ends_a_sentence, link_density, text_of, visible_length
 from websearch_mcp.passages import CJK, cjk_count
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from lxml.html import HtmlElement
 
 MIN_PARAGRAPH = 25
@@ -273,17 +276,6 @@ def score_paragraphs(root: HtmlElement, thread: bool = False, plain: bool = Fals
 TEASER_ITEM = 0.4
 
 
-def starts_with_link(item: HtmlElement) -> bool:
-    """A list item whose first content is a link to another page (a headline with its blurb)."""
-    if (item.text or "").strip():
-        return False
-    first = item[0] if len(item) else None
-    while first is not None and first.tag in ("h2", "h3", "h4", "h5", "strong", "b", "span", "div") \
-            and not (first.text or "").strip() and len(first):
-        first = first[0]
-    return first is not None and first.tag == "a" and not (first.get("href") or "#").startswith("#")
-
-
 def _climb(best: HtmlElement, scores: Scores) -> HtmlElement:
     """Move up through wrappers, and while the parent holds much more article text, few links."""
     while True:
@@ -376,9 +368,9 @@ def main_elements(root: HtmlElement, thread: bool = False, plain: bool = False,
     ranked = heapq.nlargest(CANDIDATES, raw, key=scores.weighted)
     best = _best(ranked, scores)
     if is_notice_block(best, opens_with_notice_words):  # a notice never wins while a block of text can
-        rivals = [c for c in ranked if scores.final(c) > 0 and not _related(c, best)
-                  and not is_notice_block(c, opens_as_notice)]
-        best = max(rivals, key=scores.final) if rivals else best
+        best = _best_rival(best, ranked, scores, lambda c: not is_notice_block(c, opens_as_notice))
+    if lists_other_pages(best):  # nor a list of other pages while a block of sentences can
+        best = _best_rival(best, ranked, scores, lambda c: not lists_other_pages(c) and _sentences(c) >= 2)
     best = _under_title(_inside_main(best, ranked, scores), ranked, scores)
     posts = thread_of(best, scores)
     replies = posts or ([child for child in best if len(child)] if is_reply_run(best, scores) else [])
@@ -398,6 +390,13 @@ def main_elements(root: HtmlElement, thread: bool = False, plain: bool = False,
         best = _climb(best, scores)
         chosen = _with_siblings(best, scores)
     return _under_lead(chosen, scores)
+
+
+def _best_rival(best: HtmlElement, ranked: list[HtmlElement], scores: Scores,
+                fits: Callable[[HtmlElement], bool]) -> HtmlElement:
+    """The best-scoring candidate apart from best (neither holds the other) that fits, or best."""
+    rivals = [c for c in ranked if scores.final(c) > 0 and not _related(c, best) and fits(c)]
+    return max(rivals, key=scores.final) if rivals else best
 
 
 def _inside_main(best: HtmlElement, ranked: list[HtmlElement], scores: Scores) -> HtmlElement:
@@ -500,6 +499,20 @@ def _prose_length(element: HtmlElement) -> int:
     if not paragraphs and all(child.tag in INLINE_TAGS for child in element if isinstance(child.tag, str)):
         paragraphs = [element]
     return sum(visible_length(text_of(paragraph)) for paragraph in paragraphs if _is_sentence(paragraph))
+
+
+SHORT_SENTENCE = 20  # visible characters: a short sentence in Korean or Chinese
+
+
+def _sentences(element: HtmlElement) -> int:
+    """Paragraphs of the element that end as sentences, with few links (of any length: a Korean
+    sentence is short)."""
+    count = 0
+    for paragraph in element.iter("p"):
+        text = text_of(paragraph)
+        if visible_length(text) >= SHORT_SENTENCE and ends_a_sentence(text) and link_density(paragraph, text) < 0.25:
+            count += 1
+    return count
 
 
 def _related(one: HtmlElement, other: HtmlElement) -> bool:

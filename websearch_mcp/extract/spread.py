@@ -11,16 +11,16 @@ set aside in it, as they are when the best block is chosen (a short article besi
 
 from __future__ import annotations
 
-from websearch_mcp.extract.clean import drop, lists_other_pages
+from websearch_mcp.extract.clean import drop
 from websearch_mcp.extract.main_content import (
     FURNITURE_TAGS,
     INLINE_TAGS,
     Scores,
     only_one,
     replies_below,
-    starts_with_link,
 )
 from websearch_mcp.extract.replies import signed_post
+from websearch_mcp.extract.teasers import lists_other_pages, starts_with_link
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

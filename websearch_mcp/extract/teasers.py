@@ -1,0 +1,75 @@
+"""Blocks that list other pages: teaser grids (cards alike, each a linked title and a line) and lists
+the page marks as related. Chosen beside an article, they are not more of it."""
+
+from __future__ import annotations
+
+from websearch_mcp.extract.replies import RELATED_MARK
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from lxml.html import HtmlElement
+
+TEASERS = 3  # repeated cards that make a teaser grid (the box's own heading aside)
+TEASER_TEXT = 300  # characters: a card holding more is an entry of its own (a ticker, a slideshow)
+_HEADINGS = frozenset({"h2", "h3", "h4"})
+
+
+def lists_other_pages(element: HtmlElement) -> bool:
+    """A teaser grid, or a list of the site's other pages known by its title (a block chosen beside the
+    article that is not more of it)."""
+    while len(element) == 1 and isinstance(element[0].tag, str):
+        element = element[0]  # a table's one row, a wrapper's one box
+    return marked_other_pages(element) or is_teaser_grid(element)
+
+
+def marked_other_pages(element: HtmlElement) -> bool:
+    """A block the page titles as related stories (marked when its title was read)."""
+    return RELATED_MARK in (element.get("class") or "")
+
+
+def is_teaser_grid(element: HtmlElement) -> bool:
+    """Three or more cards alike (the box's own heading aside), each a heading that links elsewhere and
+    a line of teaser text: a list of related stories, whatever share of the page's text it holds."""
+    if len(element) < TEASERS:  # most elements: no need to list the children
+        return False
+    cards = [child for child in element if isinstance(child.tag, str) and child.tag not in _HEADINGS]
+    if len(cards) < TEASERS:
+        return False
+    signature = card_signature(cards[0])
+    if sum(1 for card in cards if card_signature(card) == signature) < TEASERS:
+        return False
+    teasers = sum(1 for card in cards if _is_teaser(card))
+    return teasers >= TEASERS and teasers * 4 >= len(cards) * 3
+
+
+def _is_teaser(card: HtmlElement) -> bool:
+    """A short card whose title links to another page: a linked heading, or, in a table's cell (an old
+    news layout's row of related stories), a link it opens with (picture and bold title) and a line
+    after it."""
+    if len(card.text_content()) > TEASER_TEXT:
+        return False
+    heading = next(card.iter("h2", "h3", "h4", "h5"), None)
+    if heading is not None:
+        return heading.find(".//a[@href]") is not None
+    return card.tag == "td" and starts_with_link(card) and _text_after_link(card)
+
+
+def _text_after_link(card: HtmlElement) -> bool:
+    link = next(card.iter("a"))
+    return len(card.text_content().strip()) > len(link.text_content().strip())
+
+
+def card_signature(element: HtmlElement) -> str:
+    """What makes blocks alike: their tag and first class."""
+    return f"{element.tag} {(element.get('class') or '').split(' ', 1)[0]}"
+
+
+def starts_with_link(item: HtmlElement) -> bool:
+    """A list item whose first content is a link to another page (a headline with its blurb)."""
+    if (item.text or "").strip():
+        return False
+    first = item[0] if len(item) else None
+    while first is not None and first.tag in ("h2", "h3", "h4", "h5", "strong", "b", "span", "div") \
+            and not (first.text or "").strip() and len(first):
+        first = first[0]
+    return first is not None and first.tag == "a" and not (first.get("href") or "#").startswith("#")
