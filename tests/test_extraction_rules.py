@@ -511,3 +511,27 @@ def test_a_streamed_fallback_goes_with_the_fallbacks_inside_it():
             '<!--$--><p>Rendered at once</p><!--/$--></main>')
     assert drop_fallbacks(html) == ('<main><!--$?--><template id="B:1"></template><!--/$-->'
                                     '<!--$--><p>Rendered at once</p><!--/$--></main>')
+
+
+def _cards(links: list[str]) -> str:
+    return "".join(f"<p><a href='{link}'><b>Story number {n} of the week</b></a><br>A line about story {n}, "
+                   f"short as teasers are.</p>" for n, link in enumerate(links))
+
+
+def test_a_box_of_linked_titles_each_on_its_own_line_is_a_list_of_other_pages():
+    """Cards without headings (a bold linked title, a line break, a line) that link to the site's own
+    pages: a "newest stories" box, which loses to the article beside it."""
+    newest = f"<div class='boks'><h3>Newest</h3>{_cards([f'/story/{n}' for n in range(8)])}</div>"
+    html = f"<html><body><table><tr><td><div id='t'>{ARTICLE}</div></td><td>{newest}</td></tr></table></body></html>"
+    markdown = extract_page(html, "https://herald.example.com/ferry").markdown
+    assert "second crossing each morning" in markdown and "Story number 3" not in markdown
+
+
+def test_a_directory_whose_entries_link_each_to_a_site_of_its_own_is_content():
+    """The same cards, each linking to another site (clinics, sources): a directory, which stays."""
+    from websearch_mcp.extract.teasers import is_teaser_grid
+
+    own = parse_html(f"<html><body><div>{_cards([f'/story/{n}' for n in range(8)])}</div></body></html>")
+    directory = parse_html("<html><body><div>" + _cards([f"https://clinic{n}.example.org/" for n in range(8)])
+                           + "</div></body></html>")
+    assert is_teaser_grid(own.find(".//div")) and not is_teaser_grid(directory.find(".//div"))

@@ -3,6 +3,8 @@ the page marks as related. Chosen beside an article, they are not more of it."""
 
 from __future__ import annotations
 
+from collections import Counter
+
 from websearch_mcp.extract.replies import RELATED_MARK
 
 TYPE_CHECKING = False
@@ -38,25 +40,54 @@ def is_teaser_grid(element: HtmlElement) -> bool:
     signature = card_signature(cards[0])
     if sum(1 for card in cards if card_signature(card) == signature) < TEASERS:
         return False
-    teasers = sum(1 for card in cards if _is_teaser(card))
+    short = [card for card in cards if len(card.text_content()) <= TEASER_TEXT]
+    headed = [card for card in short if _linked_heading(card)]
+    titled = [card for card in short if card not in headed and _opens_with_linked_title(card)]
+    teasers = len(headed) + (len(titled) if titled and _one_site(titled) else 0)
     return teasers >= TEASERS and teasers * 4 >= len(cards) * 3
 
 
-def _is_teaser(card: HtmlElement) -> bool:
-    """A short card whose title links to another page: a linked heading, or, in a table's cell (an old
-    news layout's row of related stories), a link it opens with (picture and bold title) and a line
-    after it."""
-    if len(card.text_content()) > TEASER_TEXT:
-        return False
+def _linked_heading(card: HtmlElement) -> bool:
+    """A card whose heading links to another page."""
     heading = next(card.iter("h2", "h3", "h4", "h5"), None)
-    if heading is not None:
-        return heading.find(".//a[@href]") is not None
-    return card.tag == "td" and starts_with_link(card) and _text_after_link(card)
+    return heading is not None and heading.find(".//a[@href]") is not None
+
+
+def _opens_with_linked_title(card: HtmlElement) -> bool:
+    """A card without a heading that opens with a link (picture and bold title) and has a line after
+    it, in a table's cell (an old news layout's row of related stories) or on a line of its own."""
+    if next(card.iter("h2", "h3", "h4", "h5"), None) is not None:
+        return False
+    if not starts_with_link(card) or not _text_after_link(card):
+        return False
+    return card.tag == "td" or _title_on_its_own_line(card)
+
+
+def _one_site(cards: list[HtmlElement]) -> bool:
+    """Whether most cards link to one site (the page's own: its other stories), not each to a site of
+    its own (a directory of clinics, a list of sources)."""
+    hosts = Counter(_host(next(card.iter("a")).get("href") or "") for card in cards)
+    return 4 * hosts.most_common(1)[0][1] >= 3 * len(cards)
+
+
+def _host(href: str) -> str:
+    """The host a link names ("" for a link within the page's own site)."""
+    if not href.startswith(("http://", "https://", "//")):
+        return ""
+    return href.split("//", 1)[1].split("/", 1)[0].lower()
 
 
 def _text_after_link(card: HtmlElement) -> bool:
     link = next(card.iter("a"))
     return len(card.text_content().strip()) > len(link.text_content().strip())
+
+
+def _title_on_its_own_line(card: HtmlElement) -> bool:
+    """A card that opens with a linked title and a line break (`<a><b>Title</b></a><br>A line`): a
+    teaser, where a paragraph that opens with a link runs on after it."""
+    link = next(card.iter("a"))
+    after = link.getnext()
+    return after is not None and after.tag == "br" and not (link.tail or "").strip()
 
 
 def card_signature(element: HtmlElement) -> str:
