@@ -48,9 +48,19 @@ def is_teaser_grid(element: HtmlElement) -> bool:
 
 
 def _linked_heading(card: HtmlElement) -> bool:
-    """A card whose heading links to another page."""
+    """A card whose heading links to another page, or sits in the link (a card linked as a whole:
+    `<a><img><h3>Title</h3></a>`)."""
     heading = next(card.iter("h2", "h3", "h4", "h5"), None)
-    return heading is not None and heading.find(".//a[@href]") is not None
+    if heading is None:
+        return False
+    if heading.find(".//a[@href]") is not None:
+        return True
+    for ancestor in heading.iterancestors():
+        if ancestor.tag == "a" and ancestor.get("href"):
+            return True
+        if ancestor is card:
+            return False
+    return False
 
 
 def _opens_with_linked_title(card: HtmlElement) -> bool:
