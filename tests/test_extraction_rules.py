@@ -535,3 +535,20 @@ def test_a_directory_whose_entries_link_each_to_a_site_of_its_own_is_content():
     directory = parse_html("<html><body><div>" + _cards([f"https://clinic{n}.example.org/" for n in range(8)])
                            + "</div></body></html>")
     assert is_teaser_grid(own.find(".//div")) and not is_teaser_grid(directory.find(".//div"))
+
+
+@pytest.mark.parametrize(("label", "negative"), [
+    ("td-boxed-info reklama-partnera", True), ("td-boxed-info partner", True),  # a partner's advertisement
+    ("reklamy", True), ("partnership-story", False),
+])
+def test_an_advertisement_is_furniture_in_its_own_words(label, negative):
+    from websearch_mcp.extract.labels import label_kind
+
+    assert label_kind(label).negative is negative
+
+
+@pytest.mark.parametrize("label", ["td-post-sub-title", "entry-subtitle", "article__sub_title"])
+def test_a_subtitle_is_a_lead(label):
+    from websearch_mcp.extract.labels import LEAD
+
+    assert LEAD.search(label)

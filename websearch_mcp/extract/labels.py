@@ -27,7 +27,7 @@ NEGATIVE = re.compile(
     r"teaser|weiterlesen|verwandte?|aehnliche|werbung|anzeigen?|fusszeile|kopfzeile|seitenleiste|teilen|"
     r"empfehlung\w*|impressum|datenschutz|kommentare?|partage|publicite|pied|entete|annonces?|"
     r"liens?|recommandes|commentaires|compartir|publicidad|relacionad\w*|cabecera|anuncios?|comentarios|"
-    r"reklamy?|powiazane|stopka|naglowek|udostepnij|komentarze|kommentarii|pohozhie|podval|"
+    r"reklam[ay]?|powiazane|stopka|naglowek|udostepnij|komentarze|kommentarii|pohozhie|podval|"
     r"guanggao|xiangguan|tuijian|daohang|pinglun|yejiao|remen|"
     # Dutch, Portuguese, Italian, Turkish; an author's box spelled as in German, Spanish and Polish; an app
     r"gerelateerd|advertentie|voettekst|rodape|lateral|publicidade|correlati|pubblicita|reklam|ilgili|benzer|"
@@ -35,7 +35,7 @@ NEGATIVE = re.compile(
     # customers' testimonials on a company's page, in English, French, Spanish, Portuguese and German
     r"testimonial\w*|temoignages?|testimonios?|depoimentos?|kundenstimmen|"
     # a call to action ("cta-band", "call-to-action"): a button and a line asking the reader to act
-    r"cta|calltoaction|call to action|prefooter|subfooter)" + _END,
+    r"cta|calltoaction|call to action|prefooter|subfooter|partner)" + _END,
     re.IGNORECASE)
 # Words of the article itself; each earns a candidate 25 points.
 POSITIVE = re.compile(
@@ -150,7 +150,7 @@ _NEUTRAL = NEUTRAL
 # The lead of an article (standfirst, intro, summary) in a block of its own before the body.
 LEAD = re.compile(r"(?:^|[\s_-])(?:lead|leadin|lede|standfirst|intro|introduction|summary|dek|deck|kicker|"
                   r"abstract|chapeau|chapo|sapo|vorspann|einleitung|entradilla|sumario|zajawka|lid|spot|ozet|announce|anons|ingress|"
-                  r"subtitle|subheadline)(?:$|[\s_-])",
+                  r"sub[-_]?title|subheadline)(?:$|[\s_-])",
                   re.IGNORECASE)
 
 
