@@ -552,3 +552,37 @@ def test_a_subtitle_is_a_lead(label):
     from websearch_mcp.extract.labels import LEAD
 
     assert LEAD.search(label)
+
+
+def _builder_page(between: str = "") -> str:
+    """A page builder's page: the title and a line of introduction in a section of their own, then the
+    body's sections (the body is chosen; the introduction has nothing around it)."""
+    hero = ("<section class='hero'><h1>A second morning ferry</h1><p>The ferry company answers two winters of "
+            f"complaints with a new early crossing.</p></section>{between}")
+    body = "".join(f"<section><div><div>{paragraph}</p></div></div></section>"
+                   for paragraph in ARTICLE.split("</p>") if paragraph)
+    header = "<header><a href='/'>Harbour Herald</a></header>"
+    return f"<html><body>{header}{hero}<div class='body'>{body}</div></body></html>"
+
+
+def test_the_introduction_under_the_title_joins_the_body_below_it():
+    markdown = extract_page(_builder_page(), "https://herald.example.com/ferry").markdown
+    assert markdown.startswith("The ferry company answers two winters")
+    assert "second crossing each morning" in markdown and "late evening boat" in markdown
+
+
+def test_a_line_with_other_text_between_it_and_the_body_is_no_introduction():
+    """A sidebar of other text between the title's line and the body: the line belongs to neither."""
+    from websearch_mcp.extract.clean import drop_junk
+    from websearch_mcp.extract.intro import intro_before
+    from websearch_mcp.extract.main_content import score_paragraphs
+
+    guide = "Our harbour guide lists every berth, every fee and every opening hour. " * 6
+    aside = f"<aside><p>{guide}</p></aside>"
+    found = []
+    for between in ("", aside):
+        tree = parse_html(_builder_page(between))
+        drop_junk(tree)
+        intro = intro_before([tree.find(".//div[@class='body']")], score_paragraphs(tree))
+        found.append([paragraph.text[:30] for paragraph in intro])
+    assert found == [["The ferry company answers two "], []]

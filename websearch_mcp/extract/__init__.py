@@ -10,6 +10,7 @@ import lxml.html
 
 from websearch_mcp.extract.clean import drop, drop_junk, prune
 from websearch_mcp.extract.error_page import MESSAGE_TEXT, holds_message, is_error_title, message_block
+from websearch_mcp.extract.intro import intro_before
 from websearch_mcp.extract.main_content import Scores, holds_replies, is_thread_url, main_elements, score_paragraphs
 from websearch_mcp.extract.markdown import render_all
 from websearch_mcp.extract.metadata import PageMetadata, read_metadata
@@ -163,11 +164,13 @@ def extract_page(html: str, url: str | None = None) -> ExtractedPage:
     thread = is_thread_url(url)
     scores = score_paragraphs(tree, thread)
     found = main_elements(tree, thread, scores=scores)
+    intro = [] if thread else intro_before(found, scores)
     elements = [e for e in found if not lists_other_pages(e)] or found
     host = _page_host(url)
     for element in elements:
         prune(element, host, thread)
-    markdown = render_all(elements, url)
+    markdown = first = render_all(elements, url)
+    opening = render_all(intro, url) if intro else ""  # read before a later rule changes the tree
     if not _WORD.search(markdown):
         markdown = _unpruned(html, url)
     if _doubtful(markdown) and page_chars > _elsewhere_needed(markdown):
@@ -176,6 +179,8 @@ def extract_page(html: str, url: str | None = None) -> ExtractedPage:
         markdown = _titled_or(html, url, metadata, markdown)
     if not thread and len(markdown) < SPREAD_SHORT and may_spread(tree, markdown):
         markdown = _spread_or(tree, found, scores, url, markdown)
+    if opening and markdown is first:  # the body chosen first stands: its introduction comes with it
+        markdown = f"{opening}\n\n{markdown}"
     source = ""
     if data is not None:
         markdown, source = data.markdown, data.source

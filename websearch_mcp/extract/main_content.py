@@ -323,7 +323,7 @@ def _opened_above(best: HtmlElement, scores: Scores) -> HtmlElement:
             if _is_prose(child, scores):
                 opening += visible_length(text_of(child))
         if opening >= SIBLING_PROSE and opening >= OPENED_SHARE * visible_length(text_of(best)) \
-                and not _in_furniture(parent, scores) and link_density(parent) <= 0.3:
+                and not in_furniture(parent, scores) and link_density(parent) <= 0.3:
             return parent
         element = parent
     return best
@@ -456,11 +456,11 @@ def _prose_over_list(best: HtmlElement, ranked: list[HtmlElement], scores: Score
     if _has_prose(best) or not _mostly_list_items(best):
         return None
     rivals = [c for c in ranked if c is not best and scores.final(c) > 0 and _prose_length(c) >= LIST_RIVAL_PROSE
-              and not _related(c, best) and not _in_furniture(c, scores)]
+              and not _related(c, best) and not in_furniture(c, scores)]
     return max(rivals, key=scores.final) if rivals else None
 
 
-def _in_furniture(element: HtmlElement, scores: Scores) -> bool:
+def in_furniture(element: HtmlElement, scores: Scores) -> bool:
     """Whether an element sits in furniture (a footer, a sidebar: a context that counts less)."""
     return any(scores.context_factor(node) < 1.0 for node in [element, *element.iterancestors()]
                if node.tag not in NO_TEXT)
@@ -607,7 +607,7 @@ def _opening_block(best: HtmlElement, scores: Scores) -> HtmlElement | None:
             inside = sum(visible_length(text_of(p)) for p in paragraphs)
             if (sibling.tag in ("div", "section") and paragraphs and inside >= 0.9 * visible_length(text)
                     and ends_a_sentence(text) and link_density(sibling, text) < 0.25
-                    and not _in_furniture(sibling, scores)):
+                    and not in_furniture(sibling, scores)):
                 return sibling
             return None
         sibling = sibling.getprevious()

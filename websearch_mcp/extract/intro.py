@@ -1,0 +1,89 @@
+"""The opening paragraph under the page's title, when the chosen body starts below it.
+
+A page builder puts the title and a line of introduction in a section of their own (a "hero"), and
+the body in the sections after it; a newspaper's template puts the standfirst under the headline, in
+a block without a class that says so. The body is chosen, and the introduction, a paragraph with
+nothing of its own around it, is lost. Here the paragraphs between the page's one <h1> and the chosen
+body join it when they read as sentences and nothing else of substance lies between.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+from websearch_mcp.extract.labels import kind_of
+from websearch_mcp.extract.main_content import Scores, in_furniture, only_one
+from websearch_mcp.extract.notices import opens_as_notice
+from websearch_mcp.extract.text import ends_a_sentence, link_density, text_of, visible_length
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+    from lxml.html import HtmlElement
+
+INTRO_PARAGRAPHS = 2  # an introduction is a line or two
+INTRO_PROSE = 40  # visible characters of a paragraph that may be the introduction
+INTRO_LONGEST = 400  # and at most this many: a longer one is text of its own
+BETWEEN = 300  # visible characters of other text between title and body that end the search
+WALK = 2000  # elements after the title looked at: an introduction is close to it
+_NOT_INTRO = frozenset({"figure", "figcaption", "blockquote", "li", "td", "th", "aside", "nav", "footer", "form"})
+
+
+def intro_before(chosen: list[HtmlElement], scores: Scores) -> list[HtmlElement]:
+    """The paragraphs of introduction between the page's title and the first chosen block, if any."""
+    if not chosen:
+        return []
+    title = only_one(chosen[0].getroottree(), "h1")
+    if title is None or _holds(chosen, title) or kind_of(chosen[0]).negative or in_furniture(chosen[0], scores):
+        return []  # a block that is not the page's own text (testimonials, a box) takes no introduction
+    return _paragraphs_between(title, chosen[0], scores)
+
+
+def _holds(chosen: list[HtmlElement], element: HtmlElement) -> bool:
+    ancestors = set(element.iterancestors())
+    return any(block in ancestors or block is element for block in chosen)
+
+
+def _paragraphs_between(title: HtmlElement, first: HtmlElement, scores: Scores) -> list[HtmlElement]:
+    """The paragraphs after the title and before first that read as an introduction, or none when
+    first does not follow the title soon or other text of substance lies between them."""
+    above = set(first.iterancestors())
+    found: list[HtmlElement] = []
+    taken: set[HtmlElement] = set()  # the found paragraphs and what they hold
+    other = visible_length(title.tail or "")
+    for element in itertools.islice(_after(title), WALK):
+        if element is first:
+            return found
+        if element in taken:
+            continue
+        if element.tag == "p" and element not in above and not _under_tag(element, _NOT_INTRO) \
+                and _reads_as_intro(element, text_of(element), scores):
+            if len(found) == INTRO_PARAGRAPHS:
+                return []
+            found.append(element)
+            taken.update(element.iter())
+            continue
+        other += visible_length(element.text or "") + (0 if element in above else visible_length(element.tail or ""))
+        if other > BETWEEN:
+            return []
+    return []  # the body is not soon below the title
+
+
+def _after(title: HtmlElement) -> Iterator[HtmlElement]:
+    """The elements after the title (and its own content) in the page's order."""
+    element: HtmlElement | None = title
+    while element is not None:
+        for sibling in element.itersiblings():
+            yield from (node for node in sibling.iter() if isinstance(node.tag, str))
+        element = element.getparent()
+
+
+def _reads_as_intro(paragraph: HtmlElement, text: str, scores: Scores) -> bool:
+    return (INTRO_PROSE <= visible_length(text) <= INTRO_LONGEST and ends_a_sentence(text)
+            and link_density(paragraph, text) < 0.25 and not opens_as_notice(text)
+            and not in_furniture(paragraph, scores))
+
+
+def _under_tag(element: HtmlElement, tags: frozenset[str]) -> bool:
+    return any(ancestor.tag in tags for ancestor in element.iterancestors())
