@@ -14,6 +14,7 @@ if TYPE_CHECKING:
 TEASERS = 3  # repeated cards that make a teaser grid (the box's own heading aside)
 TEASER_TEXT = 300  # characters: a card holding more is an entry of its own (a ticker, a slideshow)
 _HEADINGS = frozenset({"h2", "h3", "h4"})
+_CARD_HEADINGS = ("h2", "h3", "h4", "h5")
 
 
 def lists_other_pages(element: HtmlElement) -> bool:
@@ -40,19 +41,20 @@ def is_teaser_grid(element: HtmlElement) -> bool:
     signature = card_signature(cards[0])
     if sum(1 for card in cards if card_signature(card) == signature) < TEASERS:
         return False
-    short = [card for card in cards if len(card.text_content()) <= TEASER_TEXT]
-    headed = [card for card in short if _linked_heading(card)]
-    titled = [card for card in short if card not in headed and _opens_with_linked_title(card)]
-    teasers = len(headed) + (len(titled) if titled and _one_site(titled) else 0)
+    headed, titled = 0, []
+    for card in cards:  # the cheap tests first: most cards of most pages fail them
+        heading = next(card.iter(*_CARD_HEADINGS), None)
+        if heading is not None:
+            headed += _heading_links(heading, card) and len(card.text_content()) <= TEASER_TEXT
+        elif starts_with_link(card) and len(card.text_content()) <= TEASER_TEXT and _opens_with_linked_title(card):
+            titled.append(card)
+    teasers = headed + (len(titled) if titled and _one_site(titled) else 0)
     return teasers >= TEASERS and teasers * 4 >= len(cards) * 3
 
 
-def _linked_heading(card: HtmlElement) -> bool:
-    """A card whose heading links to another page, or sits in the link (a card linked as a whole:
+def _heading_links(heading: HtmlElement, card: HtmlElement) -> bool:
+    """Whether a card's heading links to another page, or sits in the link (a card linked as a whole:
     `<a><img><h3>Title</h3></a>`)."""
-    heading = next(card.iter("h2", "h3", "h4", "h5"), None)
-    if heading is None:
-        return False
     if heading.find(".//a[@href]") is not None:
         return True
     for ancestor in heading.iterancestors():
@@ -66,11 +68,7 @@ def _linked_heading(card: HtmlElement) -> bool:
 def _opens_with_linked_title(card: HtmlElement) -> bool:
     """A card without a heading that opens with a link (picture and bold title) and has a line after
     it, in a table's cell (an old news layout's row of related stories) or on a line of its own."""
-    if next(card.iter("h2", "h3", "h4", "h5"), None) is not None:
-        return False
-    if not starts_with_link(card) or not _text_after_link(card):
-        return False
-    return card.tag == "td" or _title_on_its_own_line(card)
+    return _text_after_link(card) and (card.tag == "td" or _title_on_its_own_line(card))
 
 
 def _one_site(cards: list[HtmlElement]) -> bool:
