@@ -586,3 +586,19 @@ def test_a_line_with_other_text_between_it_and_the_body_is_no_introduction():
         intro = intro_before([tree.find(".//div[@class='body']")], score_paragraphs(tree))
         found.append([paragraph.text[:30] for paragraph in intro])
     assert found == [["The ferry company answers two "], []]
+
+
+def test_long_entries_that_mention_a_year_are_no_replies():
+    """A "best of" page whose entries are long reviews, each mentioning a year somewhere in its text: a
+    reply is signed at its opening or close, and a year in the middle of 3,000 characters is no
+    signature. The entries are the article, not comments below the short block before them."""
+    body = ("The insurer covers trips of up to ninety days, pays for a flight home and answers the phone at "
+            "any hour; its claims are settled within a fortnight on average. ")
+    entries = "".join(
+        f"<li class='entry'><h3>Insurer {n}</h3><p>{body * 12}</p><p>Prices went up by a tenth in 2025 for "
+        f"travellers over seventy.</p><p>{body * 12}</p></li>" for n in range(4))
+    intro = ("<div class='intro'><h1>The best travel insurance for seniors</h1><p>We compared plans from many "
+             "carriers, called each of them, and ranked "
+             "them by cover, cost and service for older travellers.</p></div>")
+    markdown = extract_page(f"<html><body>{intro}<ul class='entries'>{entries}</ul></body></html>").markdown
+    assert "Insurer 3" in markdown and "Prices went up by a tenth" in markdown

@@ -73,8 +73,18 @@ _SIGNED = re.compile(r"\b(?:1[89]|20)\d\d\b|\b\d{1,2}:\d\d\b|\bago\b|\brepl(?:y|
 
 
 def signed_post(post: HtmlElement) -> bool:
-    """Whether a block carries what a reply does: a <time>, or a date or reply link in its text."""
-    return next(post.iter("time"), None) is not None or bool(_SIGNED.search(" ".join(post.itertext())))
+    """Whether a block carries what a reply does: a <time>, or a date or reply link in its text (in a
+    long block, its opening or close: a year in the middle of a long review is no signature)."""
+    if next(post.iter("time"), None) is not None:
+        return True
+    text = " ".join(post.itertext())
+    if len(text) > LONG_POST:
+        text = f"{text[:SIGNATURE_REACH]} {text[-SIGNATURE_REACH:]}"
+    return bool(_SIGNED.search(text))
+
+
+LONG_POST = 3000  # characters: a block this long is signed, if at all, at one of its ends
+SIGNATURE_REACH = 300  # characters at each end of a long block where its signature is looked for
 
 
 def _signed_apart(post: HtmlElement) -> bool:
