@@ -602,3 +602,15 @@ def test_long_entries_that_mention_a_year_are_no_replies():
              "them by cover, cost and service for older travellers.</p></div>")
     markdown = extract_page(f"<html><body>{intro}<ul class='entries'>{entries}</ul></body></html>").markdown
     assert "Insurer 3" in markdown and "Prices went up by a tenth" in markdown
+
+
+def test_a_line_found_on_a_product_page_gives_way_to_its_details():
+    """What the paragraphs find is a line (a price, a delivery date: under 25 words), and the page's <main>
+    holds about a hundred words of the product's details in short blocks: fewer than the 150 a short
+    article beside its page's other text must be outweighed by, more than three times the line."""
+    details = "".join(f"<div><h4>Detail {n}</h4><span>Waxed cotton, part {n}.</span></div>"
+                      for n in range(20))  # each shorter than a paragraph: the scorer finds only the line
+    html = (f"<html><body><nav><a href='/'>Shop</a></nav><main><div class='price'><p>Delivered by Friday, "
+            f"free returns within thirty days.</p></div>{details}</main></body></html>")
+    markdown = extract_page(html, "https://shop.example.com/jacket").markdown
+    assert "Waxed cotton, part 19." in markdown

@@ -29,6 +29,8 @@ if TYPE_CHECKING:
 SPREAD_SHORT = 1000  # characters of the content found: a card, a line, a short post
 SPREAD_GAIN = 3.0  # the area holds this many times its words
 SPREAD_WORDS = 150  # and at least this many
+LINE = 25  # words found: fewer make a line or a label (a price, a date, a banner), not a short article
+LINE_WORDS = 80  # words the area needs beside such a line
 SPREAD_BLOCKS = 6  # in at least this many blocks (paragraphs, headings, lists)
 TEXT_BLOCKS = 3  # of which at least this many are not headings
 
@@ -47,7 +49,10 @@ def content_area(tree: HtmlElement) -> HtmlElement | None:
 
 
 def words_needed(found: str) -> float:
-    return max(SPREAD_WORDS, SPREAD_GAIN * len(found.split()))
+    """The area's words needed to win: three times what was found, and at least SPREAD_WORDS (a line
+    or a label found, no article of its own: LINE_WORDS)."""
+    words = len(found.split())
+    return max(LINE_WORDS if words < LINE else SPREAD_WORDS, SPREAD_GAIN * words)
 
 
 def may_spread(tree: HtmlElement, found: str) -> bool:
