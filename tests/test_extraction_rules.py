@@ -614,3 +614,15 @@ def test_a_line_found_on_a_product_page_gives_way_to_its_details():
             f"free returns within thirty days.</p></div>{details}</main></body></html>")
     markdown = extract_page(html, "https://shop.example.com/jacket").markdown
     assert "Waxed cotton, part 19." in markdown
+
+
+def test_a_streamed_part_that_holds_its_own_placeholder_is_left_where_it_is():
+    """A hostile page whose part would fill a placeholder inside itself (and a part inside another)
+    converts without an error."""
+    html = _streamed("<main><p>The frame's own paragraph, long enough to be read as the page's text.</p></main>",
+                     {"S:0": '<p>A part.</p><template id="B:0"></template>'}, '$RC("B:0","S:0")')
+    assert "frame's own paragraph" in extract_page(html).markdown
+    inner = '<div hidden id="S:1"><p>The inner part, a sentence.</p></div><template id="B:1"></template>'
+    nested = _streamed('<main><template id="B:0"></template></main>', {"S:0": inner},
+                       '$RC("B:1","S:0");$RC("B:0","S:1")')
+    assert "The inner part, a sentence." in extract_page(nested).markdown
