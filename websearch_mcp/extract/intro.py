@@ -26,7 +26,7 @@ INTRO_PARAGRAPHS = 2  # an introduction is a line or two
 INTRO_PROSE = 40  # visible characters of a paragraph that may be the introduction
 INTRO_LONGEST = 400  # and at most this many: a longer one is text of its own
 BETWEEN = 300  # visible characters of other text between title and body that end the search
-WALK = 2000  # elements after the title looked at: an introduction is close to it
+WALK = 400  # elements after the title looked at: an introduction is close to it
 _NOT_INTRO = frozenset({"figure", "figcaption", "blockquote", "li", "td", "th", "aside", "nav", "footer", "form"})
 
 
@@ -35,9 +35,25 @@ def intro_before(chosen: list[HtmlElement], scores: Scores) -> list[HtmlElement]
     if not chosen:
         return []
     title = only_one(chosen[0].getroottree(), "h1")
-    if title is None or _holds(chosen, title) or kind_of(chosen[0]).negative or in_furniture(chosen[0], scores):
+    if title is None or _holds(chosen, title) or not _follows(chosen[0], title):
+        return []
+    if kind_of(chosen[0]).negative or in_furniture(chosen[0], scores):
         return []  # a block that is not the page's own text (testimonials, a box) takes no introduction
     return _paragraphs_between(title, chosen[0], scores)
+
+
+def _follows(element: HtmlElement, other: HtmlElement) -> bool:
+    """Whether element comes after other in the page's order (neither holding the other), read from the
+    children of their nearest common ancestor that lead to each."""
+    path = [element, *element.iterancestors()]
+    positions = {node: index for index, node in enumerate(path)}
+    child = other
+    for ancestor in other.iterancestors():
+        if ancestor in positions:
+            below = positions[ancestor] - 1
+            return below >= 0 and ancestor.index(path[below]) > ancestor.index(child)
+        child = ancestor
+    return False
 
 
 def _holds(chosen: list[HtmlElement], element: HtmlElement) -> bool:
