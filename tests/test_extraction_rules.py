@@ -626,3 +626,18 @@ def test_a_streamed_part_that_holds_its_own_placeholder_is_left_where_it_is():
     nested = _streamed('<main><template id="B:0"></template></main>', {"S:0": inner},
                        '$RC("B:1","S:0");$RC("B:0","S:1")')
     assert "The inner part, a sentence." in extract_page(nested).markdown
+
+
+def test_no_introduction_is_looked_for_above_a_body_that_comes_before_the_title():
+    from websearch_mcp.extract.clean import drop_junk
+    from websearch_mcp.extract.intro import intro_before
+    from websearch_mcp.extract.main_content import score_paragraphs
+
+    page = _builder_page()
+    body_first = page.replace("<div class='body'>", "<div class='x'>", 1)  # move the body above the title
+    start, end = body_first.index("<div class='x'>"), body_first.index("</body>")
+    body = body_first[start:end].replace("<div class='x'>", "<div class='body'>", 1)
+    tree = parse_html(body_first[:start].replace("<section class='hero'>", body + "<section class='hero'>")
+                      + "</body></html>")
+    drop_junk(tree)
+    assert intro_before([tree.find(".//div[@class='body']")], score_paragraphs(tree)) == []
