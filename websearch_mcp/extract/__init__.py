@@ -179,8 +179,6 @@ def extract_page(html: str, url: str | None = None) -> ExtractedPage:
         markdown = _titled_or(html, url, metadata, markdown)
     if not thread and len(markdown) < SPREAD_SHORT and may_spread(tree, markdown):
         markdown = _spread_or(tree, found, scores, url, markdown)
-    if opening and markdown is first:  # the body chosen first stands: its introduction comes with it
-        markdown = f"{opening}\n\n{markdown}"
     source = ""
     if data is not None:
         markdown, source = data.markdown, data.source
@@ -190,6 +188,8 @@ def extract_page(html: str, url: str | None = None) -> ExtractedPage:
     if is_error_title(title) and not holds_message(markdown, title):
         message = _with_error_message(html, url, title, markdown)  # a "not found" page: its message
         markdown, source = message, (source if message is markdown else "")
+    if opening and markdown is first:  # the body chosen first stands: its introduction comes with it
+        markdown = f"{opening}\n\n{markdown}"
     return ExtractedPage(fit_for_model(markdown), metadata, shell, source)
 
 
