@@ -641,3 +641,14 @@ def test_no_introduction_is_looked_for_above_a_body_that_comes_before_the_title(
                       + "</body></html>")
     drop_junk(tree)
     assert intro_before([tree.find(".//div[@class='body']")], score_paragraphs(tree)) == []
+
+
+def test_a_page_of_bare_headings_is_turned_down_before_its_area_is_read():
+    """The cheap look says no to an area whose text sits in headings only, however many words they hold."""
+    from websearch_mcp.extract.spread import may_spread
+
+    headings = "".join(f"<h2>Heading number {n} of many, with words enough to count</h2>" for n in range(60))
+    sections = SECTIONS.replace("<small>", "<p>").replace("</small>", "</p>")
+    for inside, expected in ((headings, False), (headings + sections, True)):
+        tree = parse_html(f"<html><body><main>{inside}</main></body></html>")
+        assert may_spread(tree, "A line.") is expected

@@ -11,6 +11,8 @@ set aside in it, as they are when the best block is chosen (a short article besi
 
 from __future__ import annotations
 
+from lxml import etree
+
 from websearch_mcp.extract.clean import drop
 from websearch_mcp.extract.main_content import (
     FURNITURE_TAGS,
@@ -56,10 +58,19 @@ def words_needed(found: str) -> float:
 
 
 def may_spread(tree: HtmlElement, found: str) -> bool:
-    """Whether the content area may hold enough words: its text before pruning, at least what pruning
-    leaves, read at the cost of one walk (most short outputs are looked at no further)."""
+    """Whether the content area may hold enough words and enough text outside headings: its text before
+    pruning, at least what pruning leaves, read at the cost of a walk or two (most short outputs are
+    looked at no further; a page of bare headings, however long, is turned down before it is read)."""
     area = content_area(tree)
-    return area is not None and len(area.text_content().split()) >= words_needed(found)
+    return (area is not None and len(area.text_content().split()) >= words_needed(found)
+            and bool(_NTH_TEXT_OUTSIDE_HEADINGS(area)))
+
+
+# The TEXT_BLOCKS-th piece of text below an element that no heading holds: without it, what the area
+# renders cannot hold TEXT_BLOCKS blocks of text that are not headings.
+_NTH_TEXT_OUTSIDE_HEADINGS = etree.XPath(
+    f"(descendant::text()[normalize-space()][not(ancestor::h1 or ancestor::h2 or ancestor::h3 or ancestor::h4 "
+    f"or ancestor::h5 or ancestor::h6)])[{TEXT_BLOCKS}]")
 
 
 def spread_area(tree: HtmlElement, chosen: list[HtmlElement], scores: Scores) -> HtmlElement | None:
