@@ -20,6 +20,7 @@ from websearch_mcp.extract.spread import SPREAD_SHORT, drop_furniture_tags, may_
 from websearch_mcp.extract.streamed import STREAMED_MARK, drop_fallbacks
 from websearch_mcp.extract.structured import article_body, structured_content
 from websearch_mcp.extract.teasers import lists_other_pages
+from websearch_mcp.extract.text import host_of
 from websearch_mcp.extract.titled import titled_block
 from websearch_mcp.passages import cjk_count
 
@@ -301,9 +302,7 @@ def _mean_block(markdown: str) -> float:
 
 
 def _page_host(url: str | None) -> str:
-    from websearch_mcp.extract.clean import _host_of
-
-    return _host_of(url) if url else ""
+    return host_of(url) if url else ""
 
 
 # The JSON-LD body replaces the visible article when it is this many times as long and holds most of

@@ -18,7 +18,7 @@ from websearch_mcp.extract.notices import (
 from websearch_mcp.extract.replies import lead_in, mark_titled_sections
 from websearch_mcp.extract.streamed import place_streamed_parts
 from websearch_mcp.extract.teasers import card_signature, is_teaser_grid, marked_other_pages
-from websearch_mcp.extract.text import ends_a_sentence, link_density, linked_length, text_of, visible_length
+from websearch_mcp.extract.text import ends_a_sentence, host_of, link_density, linked_length, text_of, visible_length
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -254,18 +254,8 @@ def _links_elsewhere(element: HtmlElement, host: str) -> bool:
     links = [a.get("href", "") for a in element.iter("a")]
     if len(links) < 3:
         return False
-    outside = sum(1 for href in links if href.startswith(("http://", "https://")) and _host_of(href) != host)
+    outside = sum(1 for href in links if href.startswith(("http://", "https://")) and host_of(href) != host)
     return outside * 3 >= len(links) * 2
-
-
-def _host_of(url: str) -> str:
-    from urllib.parse import urlsplit
-
-    try:
-        host = (urlsplit(url).hostname or "").lower()
-    except ValueError:
-        return ""
-    return host[4:] if host.startswith("www.") else host
 
 
 def _is_furniture(element: HtmlElement, total: int, runs: dict[tuple[HtmlElement, str, bool], bool],

@@ -12,9 +12,9 @@ from __future__ import annotations
 import itertools
 
 from websearch_mcp.extract.labels import kind_of
-from websearch_mcp.extract.main_content import Scores, in_furniture, only_one
+from websearch_mcp.extract.main_content import Scores, in_furniture, is_sentence, only_one, within
 from websearch_mcp.extract.notices import opens_as_notice
-from websearch_mcp.extract.text import ends_a_sentence, link_density, text_of, visible_length
+from websearch_mcp.extract.text import text_of, visible_length
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -35,7 +35,7 @@ def intro_before(chosen: list[HtmlElement], scores: Scores) -> list[HtmlElement]
     if not chosen:
         return []
     title = only_one(chosen[0].getroottree(), "h1")
-    if title is None or _holds(chosen, title) or not _follows(chosen[0], title):
+    if title is None or any(within(title, block) for block in chosen) or not _follows(chosen[0], title):
         return []
     if kind_of(chosen[0]).negative or in_furniture(chosen[0], scores):
         return []  # a block that is not the page's own text (testimonials, a box) takes no introduction
@@ -54,11 +54,6 @@ def _follows(element: HtmlElement, other: HtmlElement) -> bool:
             return below >= 0 and ancestor.index(path[below]) > ancestor.index(child)
         child = ancestor
     return False
-
-
-def _holds(chosen: list[HtmlElement], element: HtmlElement) -> bool:
-    ancestors = set(element.iterancestors())
-    return any(block in ancestors or block is element for block in chosen)
 
 
 def _paragraphs_between(title: HtmlElement, first: HtmlElement, scores: Scores) -> list[HtmlElement]:
@@ -96,9 +91,8 @@ def _after(title: HtmlElement) -> Iterator[HtmlElement]:
 
 
 def _reads_as_intro(paragraph: HtmlElement, text: str, scores: Scores) -> bool:
-    return (INTRO_PROSE <= visible_length(text) <= INTRO_LONGEST and ends_a_sentence(text)
-            and link_density(paragraph, text) < 0.25 and not opens_as_notice(text)
-            and not in_furniture(paragraph, scores))
+    return (visible_length(text) <= INTRO_LONGEST and is_sentence(paragraph, INTRO_PROSE)
+            and not opens_as_notice(text) and not in_furniture(paragraph, scores))
 
 
 def _under_tag(element: HtmlElement, tags: frozenset[str]) -> bool:

@@ -403,10 +403,10 @@ def _inside_main(best: HtmlElement, ranked: list[HtmlElement], scores: Scores) -
     """The best candidate inside the page's one <main>, when the best of all is outside it (a band of
     "about us" and newsletter text above the footer) and one inside holds a sentence of prose."""
     main = only_one(best.getroottree(), "main")
-    if main is None or _within(best, main):
+    if main is None or within(best, main):
         return best
     inside = [c for c in ranked if scores.final(c) > 0 and _prose_length(c) >= LIST_RIVAL_PROSE
-              and _within(c, main)]
+              and within(c, main)]
     return max(inside, key=scores.final) if inside else best
 
 
@@ -483,12 +483,13 @@ def _mostly_list_items(element: HtmlElement) -> bool:
 
 def _has_prose(element: HtmlElement) -> bool:
     """Whether one of the element's paragraphs reads as a sentence (the first found is enough)."""
-    return any(_is_sentence(paragraph) for paragraph in element.iter("p"))
+    return any(is_sentence(paragraph) for paragraph in element.iter("p"))
 
 
-def _is_sentence(paragraph: HtmlElement) -> bool:
+def is_sentence(paragraph: HtmlElement, shortest: int = SIBLING_PROSE) -> bool:
+    """Whether a paragraph reads as prose: this long at least, ending as a sentence, with few links."""
     text = text_of(paragraph)
-    return (visible_length(text) >= SIBLING_PROSE and ends_a_sentence(text)
+    return (visible_length(text) >= shortest and ends_a_sentence(text)
             and link_density(paragraph, text) < 0.25)
 
 
@@ -498,7 +499,7 @@ def _prose_length(element: HtmlElement) -> int:
     paragraphs = list(element.iter("p"))
     if not paragraphs and all(child.tag in INLINE_TAGS for child in element if isinstance(child.tag, str)):
         paragraphs = [element]
-    return sum(visible_length(text_of(paragraph)) for paragraph in paragraphs if _is_sentence(paragraph))
+    return sum(visible_length(text_of(paragraph)) for paragraph in paragraphs if is_sentence(paragraph))
 
 
 SHORT_SENTENCE = 20  # visible characters: a short sentence in Korean or Chinese
@@ -507,12 +508,7 @@ SHORT_SENTENCE = 20  # visible characters: a short sentence in Korean or Chinese
 def _sentences(element: HtmlElement) -> int:
     """Paragraphs of the element that end as sentences, with few links (of any length: a Korean
     sentence is short)."""
-    count = 0
-    for paragraph in element.iter("p"):
-        text = text_of(paragraph)
-        if visible_length(text) >= SHORT_SENTENCE and ends_a_sentence(text) and link_density(paragraph, text) < 0.25:
-            count += 1
-    return count
+    return sum(1 for paragraph in element.iter("p") if is_sentence(paragraph, SHORT_SENTENCE))
 
 
 def _related(one: HtmlElement, other: HtmlElement) -> bool:
@@ -520,7 +516,7 @@ def _related(one: HtmlElement, other: HtmlElement) -> bool:
     return any(a is other for a in one.iterancestors()) or any(a is one for a in other.iterancestors())
 
 
-def _within(element: HtmlElement, container: HtmlElement) -> bool:
+def within(element: HtmlElement, container: HtmlElement) -> bool:
     """Whether an element is the container or inside it."""
     return element is container or any(a is container for a in element.iterancestors())
 

@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import re
 
+from websearch_mcp.extract.main_content import within
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from lxml.html import HtmlElement
@@ -34,13 +36,8 @@ def place_streamed_parts(tree: HtmlElement) -> None:
     for script in tree.iter("script"):
         for kind, first, second in _MOVES.findall(script.text or ""):
             target, part = (second, first) if kind == "S" else (first, second)
-            if target in placeholders and part in parts and not _within(placeholders[target], parts[part]):
+            if target in placeholders and part in parts and not within(placeholders[target], parts[part]):
                 _fill(placeholders.pop(target), parts.pop(part))
-
-
-def _within(element: HtmlElement, container: HtmlElement) -> bool:
-    """Whether element is the container or inside it (a part cannot fill a placeholder of its own)."""
-    return element is container or any(ancestor is container for ancestor in element.iterancestors())
 
 
 def _fill(placeholder: HtmlElement, part: HtmlElement) -> None:

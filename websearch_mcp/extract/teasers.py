@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections import Counter
 
 from websearch_mcp.extract.replies import RELATED_MARK
+from websearch_mcp.extract.text import host_of
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -74,15 +75,8 @@ def _opens_with_linked_title(card: HtmlElement) -> bool:
 def _one_site(cards: list[HtmlElement]) -> bool:
     """Whether most cards link to one site (the page's own: its other stories), not each to a site of
     its own (a directory of clinics, a list of sources)."""
-    hosts = Counter(_host(next(card.iter("a")).get("href") or "") for card in cards)
+    hosts = Counter(host_of(next(card.iter("a")).get("href") or "") for card in cards)
     return 4 * hosts.most_common(1)[0][1] >= 3 * len(cards)
-
-
-def _host(href: str) -> str:
-    """The host a link names ("" for a link within the page's own site)."""
-    if not href.startswith(("http://", "https://", "//")):
-        return ""
-    return href.split("//", 1)[1].split("/", 1)[0].lower()
 
 
 def _text_after_link(card: HtmlElement) -> bool:

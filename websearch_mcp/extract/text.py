@@ -1,4 +1,5 @@
-"""Text measures that ignore the indentation pages are full of: visible length and link density."""
+"""Text measures that ignore the indentation pages are full of: visible length and link density (and
+the host a link names)."""
 
 from __future__ import annotations
 
@@ -46,3 +47,14 @@ def link_density(element: HtmlElement, text: str | None = None, anchors: bool = 
         return 0.0
     size = visible_length(text_of(element) if text is None else text)
     return min(1.0, linked / size) if size else 0.0
+
+
+def host_of(url: str) -> str:
+    """The host a URL or link names, lower-case and without "www." ("" for a relative link)."""
+    from urllib.parse import urlsplit
+
+    try:
+        host = (urlsplit(url).hostname or "").lower()
+    except ValueError:
+        return ""
+    return host[4:] if host.startswith("www.") else host
