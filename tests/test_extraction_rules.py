@@ -652,3 +652,49 @@ def test_a_page_of_bare_headings_is_turned_down_before_its_area_is_read():
     for inside, expected in ((headings, False), (headings + sections, True)):
         tree = parse_html(f"<html><body><main>{inside}</main></body></html>")
         assert may_spread(tree, "A line.") is expected
+
+
+NEWS_TOPICS = ("harbour", "library", "tram line", "market hall", "school roof", "river path", "bus depot",
+               "swimming pool", "town hall clock", "cycle lane", "museum wing", "allotments")
+
+
+def _story_cards(author_line: str = "") -> str:
+    """A front page's entries: a linked title and a linked teaser each (nothing the paragraphs score),
+    the first with its author's job title under it (a line of plain text, the one thing they do)."""
+    cards = []
+    for n, topic in enumerate(NEWS_TOPICS):
+        author = f"<div class='author'><a href='/author/ana'>Ana Lind</a><div>{author_line}</div></div>" if n == 0 \
+            and author_line else ""
+        cards.append(f"<article class='list-item'><h2><a href='/news/{n}'>Council opens the new {topic} after "
+                     f"two years</a></h2><p><a href='/news/{n}'>The {topic} reopened on Monday, and the first "
+                     f"visitors came before the doors were open, the mayor said...</a></p>{author}</article>")
+    return "".join(cards)
+
+
+def test_a_page_that_is_a_list_of_other_pages_gives_the_list():
+    """A news front page: what the paragraphs find is one entry's author line, and the page's <main> is
+    twelve titled entries, nearly all of its text in links. The list is the page's content."""
+    cards = _story_cards("Head of Sales and Marketing, The Harbour Group")
+    html = (f"<html><body><header><a href='/'>Harbour Herald</a></header><main>{cards}</main>"
+            f"<footer><p>© 2026 Harbour Herald</p></footer></body></html>")
+    markdown = extract_page(html, "https://herald.example.com/news/").markdown
+    assert "Council opens the new harbour" in markdown and "Council opens the new allotments" in markdown
+    assert "© 2026" not in markdown
+
+
+def test_a_short_story_under_its_title_keeps_the_list_beside_it_out():
+    """The same entries beside a story of one paragraph under the page's title: the story is the content,
+    however much of <main> the list of other stories is."""
+    html = (f"<html><body><header><a href='/'>Harbour Herald</a></header><main><h1>A second morning ferry</h1>"
+            f"<div class='story'>{BRIEF}</div><div class='more'>{_story_cards()}</div></main></body></html>")
+    markdown = extract_page(html, "https://herald.example.com/news/ferry").markdown
+    assert "second crossing each morning" in markdown and "Council opens the new" not in markdown
+
+
+def test_a_line_elsewhere_than_under_the_title_is_no_story():
+    """The page has a title of its own, and the first entry comes right under it: an entry (most of its
+    text linked) is no story under its title, and the list is still read."""
+    cards = _story_cards("Head of Sales and Marketing, The Harbour Group")
+    html = f"<html><body><nav><a href='/'>Home</a></nav><main><h1>Latest news</h1>{cards}</main></body></html>"
+    markdown = extract_page(html, "https://herald.example.com/news/").markdown
+    assert "Council opens the new allotments" in markdown

@@ -10,13 +10,21 @@ import lxml.html
 
 from websearch_mcp.extract.clean import drop, drop_junk, prune
 from websearch_mcp.extract.error_page import MESSAGE_TEXT, holds_message, is_error_title, message_block
-from websearch_mcp.extract.intro import intro_before
+from websearch_mcp.extract.intro import intro_before, soon_below_title
+from websearch_mcp.extract.listing import LISTING_SHORT, is_entry, is_listing, lists_more, may_list
 from websearch_mcp.extract.main_content import Scores, holds_replies, is_thread_url, main_elements, score_paragraphs
 from websearch_mcp.extract.markdown import render_all
 from websearch_mcp.extract.metadata import PageMetadata, read_metadata
 from websearch_mcp.extract.notices import opening_of, reads_as_notice
 from websearch_mcp.extract.shell import ShellVerdict, detect_shell
-from websearch_mcp.extract.spread import SPREAD_SHORT, drop_furniture_tags, may_spread, spread_area, spreads_further
+from websearch_mcp.extract.spread import (
+    SPREAD_SHORT,
+    content_area,
+    drop_furniture_tags,
+    may_spread,
+    spread_area,
+    spreads_further,
+)
 from websearch_mcp.extract.streamed import STREAMED_MARK, drop_fallbacks
 from websearch_mcp.extract.structured import article_body, structured_content
 from websearch_mcp.extract.teasers import lists_other_pages
@@ -166,6 +174,9 @@ def extract_page(html: str, url: str | None = None) -> ExtractedPage:
     scores = score_paragraphs(tree, thread)
     found = main_elements(tree, thread, scores=scores)
     intro = [] if thread else intro_before(found, scores)
+    # a page that may be a list of other pages: not a thread, no body under its title (an entry of a list
+    # is none), links enough; read before a later rule changes the tree
+    listing = not thread and may_list(tree) and not (found and soon_below_title(found[0]) and not is_entry(found[0]))
     elements = [e for e in found if not lists_other_pages(e)] or found
     host = _page_host(url)
     for element in elements:
@@ -180,6 +191,8 @@ def extract_page(html: str, url: str | None = None) -> ExtractedPage:
         markdown = _titled_or(html, url, metadata, markdown)
     if not thread and len(markdown) < SPREAD_SHORT and may_spread(tree, markdown):
         markdown = _spread_or(tree, found, scores, url, markdown)
+    if listing and _shown_length(markdown) < LISTING_SHORT:
+        markdown = _listing_or(html, url, markdown)
     source = ""
     if data is not None:
         markdown, source = data.markdown, data.source
@@ -347,12 +360,15 @@ _LINK_TARGET = re.compile(r"\]\([^()\[\]\s]*\)")
 
 
 def _is_tiny(markdown: str) -> bool:
-    """Whether an output shows fewer than TINY_TEXT characters, link targets aside (a Chinese, Japanese
-    or Korean character counting as the three Latin ones it carries about as much as)."""
-    if len(markdown) >= TINY_TEXT * 20:
-        return False
+    """Whether an output shows fewer than TINY_TEXT characters (see _shown_length)."""
+    return len(markdown) < TINY_TEXT * 20 and _shown_length(markdown) < TINY_TEXT
+
+
+def _shown_length(markdown: str) -> int:
+    """The characters an output shows, link targets aside (a Chinese, Japanese or Korean character
+    counting as the three Latin ones it carries about as much as)."""
     shown = _LINK_TARGET.sub("]", markdown).strip()
-    return len(shown) < TINY_TEXT and len(shown) + 2 * cjk_count(shown) < TINY_TEXT
+    return len(shown) + 2 * cjk_count(shown)
 
 
 _MARKS = re.compile(r"[#*_\[\]>`|]")  # Markdown's marks, to find a text shown in the page's own
@@ -386,6 +402,19 @@ def _spread_or(tree: lxml.html.HtmlElement, chosen: list[lxml.html.HtmlElement],
     prune(area, _page_host(url), False)
     whole = render_all([area], url)
     return whole if spreads_further(whole, found) else found
+
+
+def _listing_or(html: str, url: str | None, found: str) -> str:
+    """For a short output on a page that is a list of other pages (see listing.py), the list: the page's
+    content area, its menus, sidebars and footer set aside, when it shows much more."""
+    tree = parse_html(html)
+    drop_junk(tree)
+    drop_furniture_tags(tree)
+    area = content_area(tree)
+    if area is None or not is_listing(area):
+        return found
+    listing = render_all([area], url)
+    return listing if lists_more(_shown_length(listing), _shown_length(found)) else found
 
 
 def _unpruned(html: str, url: str | None) -> str:

@@ -39,7 +39,18 @@ def intro_before(chosen: list[HtmlElement], scores: Scores) -> list[HtmlElement]
         return []
     if kind_of(chosen[0]).negative or in_furniture(chosen[0], scores):
         return []  # a block that is not the page's own text (testimonials, a box) takes no introduction
-    return _paragraphs_between(title, chosen[0], scores)
+    return _paragraphs_between(title, chosen[0], scores) or []
+
+
+def soon_below_title(first: HtmlElement) -> bool:
+    """Whether a block holds the page's one <h1> or comes soon below it (BETWEEN characters of other text
+    at most between them): the body under the page's title, not a line found elsewhere."""
+    title = only_one(first.getroottree(), "h1")
+    if title is None:
+        return False
+    if within(title, first):
+        return True
+    return _follows(first, title) and _paragraphs_between(title, first, None) is not None
 
 
 def _follows(element: HtmlElement, other: HtmlElement) -> bool:
@@ -56,9 +67,10 @@ def _follows(element: HtmlElement, other: HtmlElement) -> bool:
     return False
 
 
-def _paragraphs_between(title: HtmlElement, first: HtmlElement, scores: Scores) -> list[HtmlElement]:
-    """The paragraphs after the title and before first that read as an introduction, or none when
-    first does not follow the title soon or other text of substance lies between them."""
+def _paragraphs_between(title: HtmlElement, first: HtmlElement, scores: Scores | None) -> list[HtmlElement] | None:
+    """The paragraphs after the title and before first that read as an introduction (none looked for
+    without scores), or None when first does not follow the title soon or other text of substance lies
+    between them."""
     above = set(first.iterancestors())
     found: list[HtmlElement] = []
     taken: set[HtmlElement] = set()  # the found paragraphs and what they hold
@@ -68,17 +80,17 @@ def _paragraphs_between(title: HtmlElement, first: HtmlElement, scores: Scores) 
             return found
         if element in taken:
             continue
-        if element.tag == "p" and element not in above and not _under_tag(element, _NOT_INTRO) \
-                and _reads_as_intro(element, text_of(element), scores):
+        if scores is not None and element.tag == "p" and element not in above \
+                and not _under_tag(element, _NOT_INTRO) and _reads_as_intro(element, text_of(element), scores):
             if len(found) == INTRO_PARAGRAPHS:
-                return []
+                return None
             found.append(element)
             taken.update(element.iter())
             continue
         other += visible_length(element.text or "") + (0 if element in above else visible_length(element.tail or ""))
         if other > BETWEEN:
-            return []
-    return []  # the body is not soon below the title
+            return None
+    return None  # the body is not soon below the title
 
 
 def _after(title: HtmlElement) -> Iterator[HtmlElement]:

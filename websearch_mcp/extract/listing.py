@@ -1,0 +1,60 @@
+"""Pages that are lists of other pages: a news front page, a shop's category, a chart, an index.
+
+The rules that choose the content keep a list of other pages from winning while a block of prose can:
+beside an article, a "most read" box is furniture. A page that is itself such a list has no article,
+and what wins there is a line (a job title under one story, a banner, a sister project's box) while
+the list is the content. When what was found is that short, is not the body under the page's title,
+and the page's content area is mostly links to titled entries, the area is the content.
+"""
+
+from __future__ import annotations
+
+from lxml import etree
+
+from websearch_mcp.extract.text import link_density, text_of
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from lxml.html import HtmlElement
+
+LISTING_SHORT = 600  # characters shown (link targets aside): a longer output is an article or a card's text
+LISTING_GAIN = 4.0  # the list shows this many times as much
+LISTING_LEAST = 400  # and at least this many characters
+ENTRIES = 10  # titled entries (distinct link targets) that make a list of pages
+ENTRY_TITLE = 20  # visible characters of a link's text that make it an entry's title (not "More", not a tag)
+LINKED = 0.6  # share of the area's text in links: a page of entries, not prose with links in it
+ENTRY_LINKED = 0.5  # share of a block's text in links that makes it an entry, not a body
+
+
+# The page's ENTRIES-th link: without it, no part of the page can be a list of ENTRIES pages (a look in C,
+# before the page is parsed again to be read as one).
+_NTH_LINK = etree.XPath(f"(//a[@href])[{ENTRIES}]")
+
+
+def may_list(tree: HtmlElement) -> bool:
+    """Whether the page has links enough anywhere to hold a list of other pages."""
+    return bool(_NTH_LINK(tree))
+
+
+def is_listing(area: HtmlElement) -> bool:
+    """Whether the content area is a list of other pages: ENTRIES titled links or more, and most of its
+    text in links."""
+    titles: set[str] = set()
+    for link in area.iter("a"):
+        href = link.get("href")
+        if href and href not in titles and len("".join(text_of(link).split())) >= ENTRY_TITLE:
+            titles.add(href)
+            if len(titles) >= ENTRIES:
+                return link_density(area) >= LINKED
+    return False
+
+
+def lists_more(listing: int, found: int) -> bool:
+    """Whether a list showing `listing` characters outweighs an output showing `found`."""
+    return listing >= max(LISTING_LEAST, LISTING_GAIN * found)
+
+
+def is_entry(block: HtmlElement) -> bool:
+    """Whether a block reads as an entry of a list rather than a page's body: most of its text linked
+    (a linked title and teaser, an author's line beside them)."""
+    return link_density(block) >= ENTRY_LINKED
