@@ -698,3 +698,27 @@ def test_a_line_elsewhere_than_under_the_title_is_no_story():
     html = f"<html><body><nav><a href='/'>Home</a></nav><main><h1>Latest news</h1>{cards}</main></body></html>"
     markdown = extract_page(html, "https://herald.example.com/news/").markdown
     assert "Council opens the new allotments" in markdown
+
+
+def _deep_section(n: int, topic: str, paragraphs: int) -> str:
+    """One section of a page builder's article: its paragraphs eleven levels below the block that holds
+    all the sections (a row, a column, an anchor, three wrappers, a box beside its heading bar)."""
+    para = (f"<p>Studies of meditation and {topic} have produced mixed results, and the trials were small, "
+            f"short, and hard to compare with one another, the review said.</p>")
+    content = f"<div class='content'>{para * paragraphs}<ul><li>A trial of {topic}, with 80 adults.</li></ul></div>"
+    inner = (f"<div class='box'><div class='bar'><h2>Meditation and {topic}</h2></div>"
+             f"<div class='c4'>{content}</div></div>")
+    for name in ("c3", "c2", "c1"):
+        inner = f"<div class='{name}'>{inner}</div>"
+    return f"<div><div class='row'><div class='col'><div id='section-{n}'>{inner}</div></div></div></div>"
+
+
+def test_an_article_in_deeply_nested_sections_is_read_whole():
+    """Eight sections, the fourth the longest: the block holding them all earns its share of every
+    paragraph below it, however deep (here eleven levels), and outscores the longest section."""
+    topics = ("sleep", "stress", "blood pressure", "pain", "smoking", "anxiety", "attention", "eating")
+    sections = "".join(_deep_section(n, topic, 8 if n == 3 else 5) for n, topic in enumerate(topics))
+    html = (f"<html><body><nav><a href='/'>Health</a></nav><main><h1>Meditation: what the science says</h1>"
+            f"<div class='sections'>{sections}</div></main></body></html>")
+    markdown = extract_page(html, "https://health.example.gov/meditation").markdown
+    assert all(f"Meditation and {topic}" in markdown for topic in topics)

@@ -41,7 +41,7 @@ if TYPE_CHECKING:
 
 MIN_PARAGRAPH = 25
 CANDIDATES = 15
-SUBTREE_DEPTH = 10
+SUBTREE_DEPTH = 14  # a page builder's article: its paragraphs eleven levels below the block of its sections
 # A container earns this share of the points of every paragraph below it (up to SUBTREE_DEPTH levels
 # down) when they are spread over its children rather than held by one. So an article spread over
 # many small blocks (a live ticker, a slideshow, recipe steps, one component per paragraph) outscores
