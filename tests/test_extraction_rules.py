@@ -540,6 +540,7 @@ def test_a_directory_whose_entries_link_each_to_a_site_of_its_own_is_content():
 @pytest.mark.parametrize(("label", "negative"), [
     ("td-boxed-info reklama-partnera", True), ("td-boxed-info partner", True),  # a partner's advertisement
     ("reklamy", True), ("partnership-story", False),
+    ("tve-donate-row", True), ("donations", True), ("donatello-gallery", False),  # a call to give money
 ])
 def test_an_advertisement_is_furniture_in_its_own_words(label, negative):
     from websearch_mcp.extract.labels import label_kind
@@ -722,3 +723,39 @@ def test_an_article_in_deeply_nested_sections_is_read_whole():
             f"<div class='sections'>{sections}</div></main></body></html>")
     markdown = extract_page(html, "https://health.example.gov/meditation").markdown
     assert all(f"Meditation and {topic}" in markdown for topic in topics)
+
+
+CLEANING = ("We start at the top of each room and work down, so that dust falls on what is not yet clean.",
+            "Clients ask for greener products every year, and we now use them in most homes we visit.",
+            "A checklist for each visit keeps the work the same, whoever of our team comes to your door.",
+            "Prices stay clear: you know before the first visit what a month of cleaning will cost you.")
+
+
+def _builder_module(n: int, heading: str, lengths: tuple[int, ...]) -> str:
+    """A page builder's text module (Divi's markup): a heading and paragraphs of about these lengths."""
+    paragraphs = "".join("<p>" + " ".join(CLEANING[(n + k) % 4] for k in range(length // 90)) + "</p>"
+                         for length in lengths)
+    return (f"<div class='et_pb_module et_pb_text et_pb_text_{n}'><div class='et_pb_text_inner'>"
+            f"<{heading}>Trend number {n}</{heading}>{paragraphs}</div></div>")
+
+
+def _builder_row(n: int, *columns: str) -> str:
+    cells = "".join(f"<div class='et_pb_column et_pb_column_{n}_{k}'>{cell}</div>" for k, cell in enumerate(columns))
+    return f"<div class='et_pb_row et_pb_row_{n}'>{cells}</div>"
+
+
+def test_an_article_of_builder_modules_in_rows_and_columns_is_read_whole():
+    """A company's post written as eight text modules in four rows of one to three columns (a cleaning
+    company's blog post from a Divi site, its markup kept, its text our own): the last column holds the
+    longest module and one more, too little to climb to; two levels up, the section holds four times
+    as much, in modules alike. The section is the article, not the last column."""
+    image = "<div class='et_pb_module et_pb_image'><span></span></div>"
+    rows = (_builder_row(0, image + _builder_module(0, "h2", (360,)))
+            + _builder_row(1, _builder_module(1, "h3", (450,)), _builder_module(2, "h3", (360,)))
+            + _builder_row(2, *(_builder_module(n, "h4", (360,)) for n in (3, 4, 5)))
+            + _builder_row(3, _builder_module(6, "h4", (360,)) + _builder_module(7, "h4", (360, 360))))
+    html = (f"<html><body><header><a href='/'>Clean Homes</a></header><div id='main-content'><h1>The latest "
+            f"trends in house cleaning</h1><div class='et_pb_section et_pb_section_0'>{rows}</div></div>"
+            f"<footer><p>© 2026 Clean Homes</p></footer></body></html>")
+    markdown = extract_page(html, "https://cleanhomes.example.com/blog/trends").markdown
+    assert all(f"Trend number {n}" in markdown for n in range(8)) and "© 2026" not in markdown

@@ -34,8 +34,8 @@ NEGATIVE = re.compile(
     r"kvkk|autor|app download|download app|fuss|about me|sobre mim|sobre mi|uber mich|o mnie|"
     # customers' testimonials on a company's page, in English, French, Spanish, Portuguese and German
     r"testimonial\w*|temoignages?|testimonios?|depoimentos?|kundenstimmen|"
-    # a call to action ("cta-band", "call-to-action"): a button and a line asking the reader to act
-    r"cta|calltoaction|call to action|prefooter|subfooter|partner)" + _END,
+    # a call to action ("cta-band", "call-to-action", "donate-row"): a button and a line asking the reader to act
+    r"cta|calltoaction|call to action|donate|donations?|prefooter|subfooter|partner)" + _END,
     re.IGNORECASE)
 # Words of the article itself; each earns a candidate 25 points.
 POSITIVE = re.compile(

@@ -288,10 +288,46 @@ def _climb(best: HtmlElement, scores: Scores) -> HtmlElement:
         mine = scores.subtree.get(best, 0.0)
         theirs = scores.subtree.get(parent, 0.0)
         if theirs < mine * CLIMB_GAIN or link_density(parent) > 0.3:
-            return _opened_above(best, scores)
+            further = _gains_above(best, parent, mine, scores)
+            if further is None:
+                return _opened_above(best, scores)
+            parent = further
         if not scores.thread and any(replies_below(sibling, scores) for sibling in best.itersiblings()):
             return best  # what the parent adds is the replies below the article: its comments
         best = parent
+
+
+ALIKE_LEVELS = 3  # levels above the parent looked at for the block that holds the best's alike blocks
+
+
+def _gains_above(best: HtmlElement, parent: HtmlElement, mine: float, scores: Scores) -> HtmlElement | None:
+    """When the parent adds too little, the nearest block at most ALIKE_LEVELS above it that holds
+    CLIMB_GAIN times the best's text and whose gain is blocks alike the best (by tag and first class,
+    with as much text as the best): a page builder's article, one text module per section, each in a
+    row and a column of its own. None when there is no such block, or it is mostly links or furniture."""
+    element = parent
+    for _ in range(ALIKE_LEVELS):
+        element = element.getparent()
+        if element is None or element.tag in _NO_CREDIT or element.tag == "body":
+            return None
+        if scores.subtree.get(element, 0.0) >= mine * CLIMB_GAIN:
+            if link_density(element) > 0.3 or in_furniture(element, scores):
+                return None
+            return element if _alike_below(element, best, scores) >= mine else None
+    return None
+
+
+def _alike_below(element: HtmlElement, best: HtmlElement, scores: Scores) -> float:
+    """The text tallies of the blocks below element alike the best (its tag and first class), apart from
+    the best, what holds it and what it holds."""
+    first = (best.get("class") or "").split()[:1]
+    if not first:
+        return 0.0  # blocks alike by their tag alone are any blocks
+    alike = 0.0
+    for other in element.iter(best.tag):
+        if (other.get("class") or "").split()[:1] == first and not within(other, best) and not within(best, other):
+            alike += scores.subtree.get(other, 0.0)
+    return alike
 
 
 def _through_wrappers(element: HtmlElement) -> HtmlElement:
