@@ -153,6 +153,18 @@ def test_a_node_promoted_to_the_front_page_is_no_promotion(label, negative):
     assert label_kind(label).negative is negative
 
 
+@pytest.mark.parametrize(("label", "negative"), [
+    ("elementor-widget elementor-widget-text-editor", False), ("so-panel widget widget_sow-editor", False),
+    ("span12 widget-span widget-type-cell dnd-column", False), ("span12 widget-span widget-type-cell", False),
+    ("hs_cos_wrapper hs_cos_wrapper_widget hs_cos_wrapper_type_rich_text", False),  # HubSpot's grid and modules
+    ("widget widget_text", True), ("sidebar-widget", True),  # a sidebar's boxes
+])
+def test_a_page_builders_widget_is_its_unit_not_a_sidebars_box(label, negative):
+    from websearch_mcp.extract.labels import label_kind
+
+    assert label_kind(label).negative is negative
+
+
 @pytest.mark.parametrize("label", ["below_body", "after_content", "above-article", "pre-content"])
 def test_a_place_beside_the_content_is_furniture(label):
     from websearch_mcp.extract.labels import label_kind

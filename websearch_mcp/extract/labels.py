@@ -79,10 +79,12 @@ _SWITCH_FIRST = frozenset({"has", "no", "with", "without", "is", "show", "hide",
 # A first word that makes a class name a place beside what follows it ("below_body", "after-content",
 # "above-article"): the page's furniture around the content, not the content.
 _PLACE_FIRST = frozenset({"below", "after", "before", "above", "under", "beneath", "pre", "outside"})
-# Page builders whose every block is a "widget" (`elementor-widget-heading`, `elementor-widget-container`):
-# the word names the builder's unit, the article's paragraphs included, not a sidebar's box.
-_BUILDERS = frozenset({"elementor", "so", "siteorigin"})
-_BUILDER_PREFIXES = tuple(f"{builder}-" for builder in _BUILDERS)  # a label with one of these is a builder's
+# Page builders whose every block is a "widget" (`elementor-widget-heading`, `elementor-widget-container`;
+# HubSpot's `dnd-module` beside `widget-type-rich_text`, `hs_cos_wrapper_widget`): the word names the
+# builder's unit, the article's paragraphs included, not a sidebar's box.
+_BUILDERS = frozenset({"elementor", "so", "siteorigin", "dnd", "hs"})
+# a label with one of these is a builder's (HubSpot's grid: `span12 widget-span widget-type-cell`)
+_BUILDER_PREFIXES = (*(f"{builder}-" for builder in _BUILDERS), "widget-span", "widget-type-")
 _SWITCH_LAST = frozenset({"open", "closed", "enabled", "disabled", "on", "off", "active", "visible", "count"})
 _WORDS = re.compile(r"[a-z0-9]+")
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
