@@ -9,7 +9,7 @@ and the page's content area is mostly links to titled entries, the area is the c
 
 from __future__ import annotations
 
-from lxml import etree
+import itertools
 
 from websearch_mcp.extract.text import link_density, text_of
 
@@ -26,14 +26,11 @@ LINKED = 0.6  # share of the area's text in links: a page of entries, not prose 
 ENTRY_LINKED = 0.5  # share of a block's text in links that makes it an entry, not a body
 
 
-# The page's ENTRIES-th link: without it, no part of the page can be a list of ENTRIES pages (a look in C,
-# before the page is parsed again to be read as one).
-_NTH_LINK = etree.XPath(f"(//a[@href])[{ENTRIES}]")
-
-
 def may_list(tree: HtmlElement) -> bool:
-    """Whether the page has links enough anywhere to hold a list of other pages."""
-    return bool(_NTH_LINK(tree))
+    """Whether the page has links enough anywhere to hold a list of other pages (ENTRIES of them, looked
+    for until found: without them, no part of the page is parsed again to be read as a list)."""
+    links = (link for link in tree.iter("a") if link.get("href"))
+    return next(itertools.islice(links, ENTRIES - 1, None), None) is not None
 
 
 def is_listing(area: HtmlElement) -> bool:
