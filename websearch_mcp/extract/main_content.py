@@ -313,21 +313,27 @@ def _gains_above(best: HtmlElement, parent: HtmlElement, mine: float, scores: Sc
         if scores.subtree.get(element, 0.0) >= mine * CLIMB_GAIN:
             if link_density(element) > 0.3 or in_furniture(element, scores):
                 return None
-            return element if _alike_below(element, best, scores) >= mine else None
+            return element if _alike_below(element, best, scores, mine) else None
     return None
 
 
-def _alike_below(element: HtmlElement, best: HtmlElement, scores: Scores) -> float:
-    """The text tallies of the blocks below element alike the best (its tag and first class), apart from
-    the best, what holds it and what it holds."""
+ALIKE_LOOKED_AT = 2000  # blocks of the best's tag looked at below the block climbed to (a hostile page's bound)
+
+
+def _alike_below(element: HtmlElement, best: HtmlElement, scores: Scores, needed: float) -> bool:
+    """Whether the blocks below element alike the best (its tag and first class), apart from the best,
+    what holds it and what it holds, have text tallies of `needed` or more (the first ALIKE_LOOKED_AT
+    blocks of its tag looked at)."""
     first = (best.get("class") or "").split()[:1]
     if not first:
-        return 0.0  # blocks alike by their tag alone are any blocks
+        return False  # blocks alike by their tag alone are any blocks
     alike = 0.0
-    for other in element.iter(best.tag):
+    for other in itertools.islice(element.iter(best.tag), ALIKE_LOOKED_AT):
         if (other.get("class") or "").split()[:1] == first and not within(other, best) and not within(best, other):
             alike += scores.subtree.get(other, 0.0)
-    return alike
+            if alike >= needed:
+                return True
+    return False
 
 
 def _through_wrappers(element: HtmlElement) -> HtmlElement:
