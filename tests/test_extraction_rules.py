@@ -771,3 +771,20 @@ def test_an_article_of_builder_modules_in_rows_and_columns_is_read_whole():
             f"<footer><p>© 2026 Clean Homes</p></footer></body></html>")
     markdown = extract_page(html, "https://cleanhomes.example.com/blog/trends").markdown
     assert all(f"Trend number {n}" in markdown for n in range(8)) and "© 2026" not in markdown
+
+
+def test_a_code_examples_commas_are_no_prose():
+    """A reference page: six short sections of prose, then recipes in one long code block. The code's
+    commas are syntax, not the clauses of prose that readability's tally counts, so the block of code
+    does not outscore the page and the module's sections are read with it."""
+    code = "\n".join(f"def pairwise_{n}(iterable, size=2, fill=None):\n    return zip(iterable, islice(iterable, 1, "
+                     f"None), repeat(fill, size))" for n in range(30))
+    parts = "".join(f"<section id='part-{n}'><h2>Function {n}</h2><p>Make an iterator that returns elements from "
+                    f"the iterable as long as the predicate is true, part {n}; roughly equivalent to the code below."
+                    f"</p></section>" for n in range(6))
+    html = (f"<html><body><div class='body'><section id='module'><h1>itertools</h1><p>This module implements a "
+            f"number of iterator building blocks inspired by constructs from other languages.</p>{parts}"
+            f"<section id='recipes'><h2>Recipes</h2><p>The recipes below show ways to extend the tools.</p>"
+            f"<div class='highlight'><pre>{code}</pre></div></section></section></div></body></html>")
+    markdown = extract_page(html, "https://docs.example.org/library/itertools.html").markdown
+    assert "Function 0" in markdown and "Function 5" in markdown and "pairwise_29" in markdown

@@ -239,9 +239,10 @@ def score_paragraphs(root: HtmlElement, thread: bool = False, plain: bool = Fals
             if length < MIN_PARAGRAPH:
                 continue
         # text in links (menus, teaser lists, lists of names) is not prose: only the rest earns points.
-        # A Chinese or Japanese character carries about what three Latin ones do, and their commas differ.
+        # A Chinese or Japanese character carries about what three Latin ones do, and their commas differ;
+        # a code block's commas are syntax, not clauses.
         wide = cjk_count(text) if cjk_page and not text.isascii() else 0
-        commas = text.count(",") + (text.count("，") + text.count("、") if wide else 0)
+        commas = 0 if paragraph.tag == "pre" else text.count(",") + (text.count("，") + text.count("、") if wide else 0)
         points = (1.0 + commas + min((length + 2 * wide) / 100.0, 3.0)) * (1.0 - link_density(paragraph, text))
         if paragraph.tag == "li" and starts_with_link(paragraph):
             points *= TEASER_ITEM  # "[Headline] and a line about it": an entry of a list of other pages
