@@ -788,3 +788,16 @@ def test_a_code_examples_commas_are_no_prose():
             f"<div class='highlight'><pre>{code}</pre></div></section></section></div></body></html>")
     markdown = extract_page(html, "https://docs.example.org/library/itertools.html").markdown
     assert "Function 0" in markdown and "Function 5" in markdown and "pairwise_29" in markdown
+
+
+@pytest.mark.parametrize("highlighted", ["<span class='hljs-comment'>{}</span>",
+                                         "<span class='token comment'>{}</span>", "<span class='c1'>{}</span>"])
+def test_a_code_blocks_comments_are_its_own(highlighted):
+    """A highlighter wraps a code comment in a span whose class says "comment" (highlight.js, Prism): the
+    line is the code's, kept verbatim, not a comment section to prune."""
+    line = highlighted.format("# initialize the repository")
+    html = (f"<html><body><article><h1>Git</h1><p>Git is a version control system with a wide range of commands, "
+            f"and these are the ones I use most often every day.</p><pre><code class='language-bash hljs'>{line}\n"
+            f"git init</code></pre><p>That is all there is to it, and the rest you can look up in the manual "
+            f"whenever you need it.</p></article></body></html>")
+    assert "# initialize the repository\ngit init" in extract_page(html).markdown

@@ -130,9 +130,11 @@ def prune(root: HtmlElement, host: str = "", thread: bool = False) -> None:
     total = len(root.text_content()) or 1
     _keep_lead_caption(root)
     runs: dict[tuple[HtmlElement, str, bool], bool] = {}
+    # a code block is verbatim: a highlighter's `hljs-comment` or `token comment` span is the code's own
+    verbatim = {element for block in root.iter("pre", "code") for element in block.iter() if element is not block}
     dropped: set[HtmlElement] = set()
     for element in list(root.iter(*_PRUNE_CANDIDATES)):  # one pass, in document order
-        if element is root or (dropped and _inside_dropped(element, root, dropped)):
+        if element is root or element in verbatim or (dropped and _inside_dropped(element, root, dropped)):
             continue
         if is_teaser_grid(element) or (_is_furniture(element, total, runs, thread)
                                        and not _links_elsewhere(element, host)):
