@@ -10,8 +10,8 @@ import lxml.html
 
 from websearch_mcp.extract.clean import drop, drop_junk, prune
 from websearch_mcp.extract.error_page import MESSAGE_TEXT, holds_message, is_error_title, message_block
-from websearch_mcp.extract.intro import intro_before, soon_below_title
-from websearch_mcp.extract.listing import LISTING_SHORT, is_entry, is_listing, lists_more, may_list
+from websearch_mcp.extract.intro import intro_before
+from websearch_mcp.extract.listing import LISTING_SHORT, is_listing, lists_more, may_be_listing
 from websearch_mcp.extract.main_content import Scores, holds_replies, is_thread_url, main_elements, score_paragraphs
 from websearch_mcp.extract.markdown import render_all
 from websearch_mcp.extract.metadata import PageMetadata, read_metadata
@@ -174,9 +174,7 @@ def extract_page(html: str, url: str | None = None) -> ExtractedPage:
     scores = score_paragraphs(tree, thread)
     found = main_elements(tree, thread, scores=scores)
     intro = [] if thread else intro_before(found, scores)
-    # a page that may be a list of other pages: not a thread, no body under its title (an entry of a list
-    # is none), links enough; read before a later rule changes the tree
-    listing = not thread and may_list(tree) and not (found and soon_below_title(found[0]) and not is_entry(found[0]))
+    listing = not thread and may_be_listing(tree, found)  # read before a later rule changes the tree
     elements = [e for e in found if not lists_other_pages(e)] or found
     host = _page_host(url)
     for element in elements:
@@ -205,6 +203,14 @@ def extract_page(html: str, url: str | None = None) -> ExtractedPage:
     if opening and markdown is first:  # the body chosen first stands: its introduction comes with it
         markdown = f"{opening}\n\n{markdown}"
     return ExtractedPage(fit_for_model(markdown), metadata, shell, source)
+
+
+def _junk_free(html: str) -> lxml.html.HtmlElement:
+    """The page parsed again, its junk dropped (scripts, hidden elements...): the tree every other opinion
+    is read on."""
+    tree = parse_html(html)
+    drop_junk(tree)
+    return tree
 
 
 def fit_for_model(text: str) -> str:
@@ -253,8 +259,7 @@ def _second_opinion(html: str, url: str | None, thread: bool, first: str) -> str
 
 
 def _other_opinion(html: str, url: str | None, thread: bool, plain: bool) -> str | None:
-    tree = parse_html(html)
-    drop_junk(tree)
+    tree = _junk_free(html)
     if not plain:
         drop_furniture_tags(tree)  # an author's bio in the sidebar is no second opinion on a short post
         for element in main_elements(tree, thread):
@@ -341,8 +346,7 @@ _WORD = re.compile(r"\w")
 def _with_error_message(html: str, url: str | None, title: str, markdown: str) -> str:
     """For a page that is itself an error or a parked domain, its message: in place of what was found
     when that is long (other stories) or furniture (a footer), else before it (the page's own note)."""
-    tree = parse_html(html)
-    drop_junk(tree)
+    tree = _junk_free(html)
     block = message_block(tree, title)
     message = render_all([block], url) if block is not None else ""
     if not _WORD.search(message):
@@ -379,8 +383,7 @@ def _titled_or(html: str, url: str | None, metadata: PageMetadata, markdown: str
     """For a page whose content reads like furniture once every opinion is in (a photo post beside its
     licence note), or is a line the post does not hold (a video post of one line beside a headline from
     the featured stories), the block around the post's title instead, when that is not furniture."""
-    tree = parse_html(html)
-    drop_junk(tree)
+    tree = _junk_free(html)
     title = tree.findtext(".//title") or metadata.title
     furniture = _is_furniture(markdown)
     # a short text that the post itself holds is the post, rightly found (a furniture note is never)
@@ -407,8 +410,7 @@ def _spread_or(tree: lxml.html.HtmlElement, chosen: list[lxml.html.HtmlElement],
 def _listing_or(html: str, url: str | None, found: str) -> str:
     """For a short output on a page that is a list of other pages (see listing.py), the list: the page's
     content area, its menus, sidebars and footer set aside, when it shows much more."""
-    tree = parse_html(html)
-    drop_junk(tree)
+    tree = _junk_free(html)
     drop_furniture_tags(tree)
     area = content_area(tree)
     if area is None or not is_listing(area):
@@ -420,8 +422,7 @@ def _listing_or(html: str, url: str | None, found: str) -> str:
 def _unpruned(html: str, url: str | None) -> str:
     """When pruning left nothing (a short article beside long comments, an odd page), the chosen
     content as it is, or failing that the whole page's text: something rather than nothing."""
-    tree = parse_html(html)
-    drop_junk(tree)
+    tree = _junk_free(html)
     markdown = render_all(main_elements(tree), url)
     if _WORD.search(markdown):
         return markdown

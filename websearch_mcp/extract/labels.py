@@ -30,7 +30,7 @@ NEGATIVE = re.compile(
     r"reklam[ay]?|powiazane|stopka|naglowek|udostepnij|komentarze|kommentarii|pohozhie|podval|"
     r"guanggao|xiangguan|tuijian|daohang|pinglun|yejiao|remen|"
     # Dutch, Portuguese, Italian, Turkish; an author's box spelled as in German, Spanish and Polish; an app
-    r"gerelateerd|advertentie|voettekst|rodape|lateral|publicidade|correlati|pubblicita|reklam|ilgili|benzer|"
+    r"gerelateerd|advertentie|voettekst|rodape|lateral|publicidade|correlati|pubblicita|ilgili|benzer|"
     r"kvkk|autor|app download|download app|fuss|about me|sobre mim|sobre mi|uber mich|o mnie|"
     # customers' testimonials on a company's page, in English, French, Spanish, Portuguese and German
     r"testimonial\w*|temoignages?|testimonios?|depoimentos?|kundenstimmen|"

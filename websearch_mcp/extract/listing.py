@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import itertools
 
-from websearch_mcp.extract.text import link_density, text_of
+from websearch_mcp.extract.intro import soon_below_title
+from websearch_mcp.extract.text import link_density, text_of, visible_length
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -26,7 +27,14 @@ LINKED = 0.6  # share of the area's text in links: a page of entries, not prose 
 ENTRY_LINKED = 0.5  # share of a block's text in links that makes it an entry, not a body
 
 
-def may_list(tree: HtmlElement) -> bool:
+def may_be_listing(tree: HtmlElement, found: list[HtmlElement]) -> bool:
+    """Whether the page may be a list of other pages, read before pruning changes its tree: it has links
+    enough, and the block found is not the body under the page's title (or, if it is, an entry of a
+    list itself)."""
+    return _may_list(tree) and not (found and soon_below_title(found[0]) and not _is_entry(found[0]))
+
+
+def _may_list(tree: HtmlElement) -> bool:
     """Whether the page has links enough anywhere to hold a list of other pages (ENTRIES of them, looked
     for until found: without them, no part of the page is parsed again to be read as a list)."""
     links = (link for link in tree.iter("a") if link.get("href"))
@@ -39,7 +47,7 @@ def is_listing(area: HtmlElement) -> bool:
     titles: set[str] = set()
     for link in area.iter("a"):
         href = link.get("href")
-        if href and href not in titles and len("".join(text_of(link).split())) >= ENTRY_TITLE:
+        if href and href not in titles and visible_length(text_of(link)) >= ENTRY_TITLE:
             titles.add(href)
             if len(titles) >= ENTRIES:
                 return link_density(area) >= LINKED
@@ -51,7 +59,7 @@ def lists_more(listing: int, found: int) -> bool:
     return listing >= max(LISTING_LEAST, LISTING_GAIN * found)
 
 
-def is_entry(block: HtmlElement) -> bool:
+def _is_entry(block: HtmlElement) -> bool:
     """Whether a block reads as an entry of a list rather than a page's body: most of its text linked
     (a linked title and teaser, an author's line beside them)."""
     return link_density(block) >= ENTRY_LINKED
