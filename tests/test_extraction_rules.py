@@ -801,3 +801,22 @@ def test_a_code_blocks_comments_are_its_own(highlighted):
             f"git init</code></pre><p>That is all there is to it, and the rest you can look up in the manual "
             f"whenever you need it.</p></article></body></html>")
     assert "# initialize the repository\ngit init" in extract_page(html).markdown
+
+
+def test_a_quotation_in_a_figure_is_read_with_its_source():
+    """`<figure><blockquote>` with its `<figcaption>` is a quotation and who said it (a page of reviews
+    from a site builder, a speaker's words pulled out of a story), not an image and its caption."""
+    quotes = "".join(
+        f"<div class='sqs-block quote-block'><figure class='block-animation-none'><blockquote><span>“</span>{words}"
+        f"<span>”</span></blockquote><figcaption class='source'>— {name}</figcaption></figure></div>"
+        for words, name in (("The classes made yoga accessible to me although I knew nothing about it when I "
+                             "started, and two years later I still look forward to every single Monday.", "Abbie Y"),
+                            ("A calm, patient teacher who adapts every pose to a stiff neck or a runner's knee, "
+                             "and who remembers what each of us is working towards from week to week.", "Tom R")))
+    html = (f"<html><body><nav><a href='/'>Home</a> <a href='/classes'>Classes</a></nav><main><h1>Reviews</h1>"
+            f"<h2>Reviews of our yoga classes</h2>{quotes}<figure><img src='/studio.jpg'>"
+            f"<figcaption>The studio on a winter morning</figcaption></figure></main></body></html>")
+    markdown = extract_page(html).markdown
+    assert "I still look forward to every single Monday" in markdown and "— Abbie Y" in markdown
+    assert "from week to week" in markdown and "— Tom R" in markdown
+    assert "winter morning" not in markdown  # an image's caption is still no part of the text

@@ -274,7 +274,7 @@ def _is_furniture(element: HtmlElement, total: int, runs: dict[tuple[HtmlElement
     if size >= total * 0.4 and not (kind.negative and is_notice_block(element, opens_as_notice, text)):
         return False  # whatever its name says, an element holding this much of the text is the article
     tag = element.tag
-    if tag in _ALWAYS_DROP:
+    if tag in _ALWAYS_DROP and not _holds_quotation(element):
         return True
     if (kind.negative and not kind.positive and not _repeated_content(element, total, runs)
             and not _is_lead_paragraph(element, text)) or (tag == "header" and size < total * 0.2
@@ -293,6 +293,16 @@ def _is_furniture(element: HtmlElement, total: int, runs: dict[tuple[HtmlElement
         if size < 100 and tag != "p" and element.find(".//time") is not None:
             return True
     return False
+
+
+def _holds_quotation(element: HtmlElement) -> bool:
+    """A figure that is a quotation (`<figure><blockquote>` and its source in a `<figcaption>`: a
+    testimonial, a pull of the speaker's words), or that quotation's source line."""
+    if element.tag == "figcaption":
+        element = element.getparent()
+        if element is None or element.tag != "figure":
+            return False
+    return element.tag == "figure" and element.find("blockquote") is not None
 
 
 SITE_NOTE_MIN = 20  # characters: a shorter block is no site note ("Cookies" alone is a menu entry)
