@@ -820,3 +820,24 @@ def test_a_quotation_in_a_figure_is_read_with_its_source():
     assert "I still look forward to every single Monday" in markdown and "— Abbie Y" in markdown
     assert "from week to week" in markdown and "— Tom R" in markdown
     assert "winter morning" not in markdown  # an image's caption is still no part of the text
+
+
+def test_the_main_content_hidden_until_a_script_shows_it_is_read():
+    """A shop's lock-down app wraps all of `<main>` in `display:none` until its script has run: the
+    reader sees it then, so it is the content; a hidden box beside it (a size guide) is still not."""
+    links = "".join(f"<li><a href='/pages/{n}'>{n.title()} and more about our coffee company</a></li>"
+                    for n in ("about", "wholesale", "careers", "press", "stores", "contact", "returns", "faq",
+                              "shipping", "rewards", "gift cards", "recipes", "brewing", "blog", "events",
+                              "accessibility", "privacy", "terms", "sustainability", "subscriptions"))
+    html = (f"<html><body><header><a href='/'>Home</a></header><main><div class='easylockdown-content' "
+            f"style='display:none;'><h1>Dark Roast Coffee</h1><div class='product__description'>"
+            f"<h4>Darker roast for bolder days.</h4><p>Meet the yin to your yang: a bold, smooth dark roast "
+            f"brewed from a balanced blend of arabica beans for flavor and robusta for strength.</p><p>Fair "
+            f"Trade and organic certified, roasted in small batches every week, and shipped the day after "
+            f"roasting.</p></div></div><div style='display:none'><p>Size guide: a twelve-ounce bag makes "
+            f"about forty cups.</p></div></main><footer><ul>{links}</ul><p>Sign up for our newsletter to "
+            f"hear about new roasts, events and offers before anyone else does, with no spam ever.</p>"
+            f"</footer></body></html>")
+    markdown = extract_page(html).markdown
+    assert "a balanced blend of arabica beans" in markdown and "shipped the day after roasting" in markdown
+    assert "Size guide" not in markdown

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import re
 
 import lxml.html
@@ -38,6 +39,9 @@ NOSCRIPT_CONTENT = 200
 # A hidden element holding this share of the page's text is a wrapper that broken markup closed around
 # the article (a browser's HTML5 parser would not have); removing it would remove the article.
 HIDDEN_WRAPPER_SHARE = 0.3
+# A hidden element holding this share of the page's one <main> is its content, hidden until a script
+# shows it (a shop's lock-down app, a fade-in): the reader sees it once the page has run.
+HIDDEN_MAIN_SHARE = 0.8
 # Visible characters outside links that make a list item a sentence around its links, not a title.
 SENTENCE_AROUND_LINKS = 25
 
@@ -61,8 +65,15 @@ def drop_junk(tree: HtmlElement) -> None:
         return
     body = tree.find("body")
     total = len(body.text_content()) if body is not None else 0
+    mains = list(itertools.islice(tree.iter("main"), 2))
+    main = mains[0] if len(mains) == 1 else None
+    main_text = len(main.text_content()) if main is not None else 0
     for element in hidden:
-        if element.getparent() is not None and len(element.text_content()) < total * HIDDEN_WRAPPER_SHARE:
+        if element.getparent() is None:
+            continue
+        size = len(element.text_content())
+        if size < total * HIDDEN_WRAPPER_SHARE and not (size >= main_text * HIDDEN_MAIN_SHARE > 0
+                                                        and main in element.iterancestors()):
             drop(element)
 
 
