@@ -841,3 +841,26 @@ def test_the_main_content_hidden_until_a_script_shows_it_is_read():
     markdown = extract_page(html).markdown
     assert "a balanced blend of arabica beans" in markdown and "shipped the day after roasting" in markdown
     assert "Size guide" not in markdown
+
+
+def test_a_question_longer_than_its_answers_keeps_them():
+    """On a Q&A page the answers sit in a block of their own after the question's. When the question is
+    the longest post, no post alike stands beside it: the answers below are still the thread's."""
+    def post(kind, text):
+        return (f"<div class='{kind} js-{kind}'><div class='post-layout'><div class='votecell'>3</div>"
+                f"<div class='{kind}cell post-layout--right'><div class='s-prose js-post-body'>{text}</div>"
+                f"<div class='user-info'><a href='/users/1/ana'>Ana</a> asked Oct 16, 2023</div></div></div></div>")
+    question = post("question", "<p>My virtual machine gets its address from the Windows DHCP server, and the lease "
+                    "shows in the console, but no A record is ever created in DNS for it.</p><p>I have enabled "
+                    "dynamic updates in the scope's DNS tab, always updating records, and discarding them when the "
+                    "lease is deleted, and other machines register themselves without trouble.</p><p>What can be "
+                    "missing from the configuration, on the server or on the Ubuntu client?</p>")
+    answers = "".join(post("answer", text) for text in (
+        "<p>Only Windows clients update DNS by default. Configure nsupdate on the Ubuntu server.</p>",
+        "<p>Set DNSStubListener=no in resolved.conf, and the server registered its address at once.</p>"))
+    html = (f"<html><body><div id='content'><div id='mainbar'><div id='question-header'><h1>No DNS record for a "
+            f"DHCP client</h1></div>{question}<div id='answers'><h2>2 Answers</h2>{answers}</div></div>"
+            f"<div id='sidebar'><ul><li><a href='/q/2'>How do I renew a lease?</a></li></ul></div></div></body></html>")
+    markdown = extract_page(html, "https://serverfault.com/questions/1146074/no-dns-record").markdown
+    assert "no A record is ever created" in markdown
+    assert "Configure nsupdate" in markdown and "DNSStubListener=no" in markdown

@@ -25,6 +25,7 @@ from websearch_mcp.extract.replies import (
     article_before,
     is_reply_run,
     lead_before,
+    replies_after,
     signature,
     signed_post,
     thread_of,
@@ -416,6 +417,10 @@ def main_elements(root: HtmlElement, thread: bool = False, plain: bool = False,
         best = _best_rival(best, ranked, scores, lambda c: not lists_other_pages(c) and _sentences(c) >= 2)
     best = _under_title(_inside_main(best, ranked, scores), ranked, scores)
     posts = thread_of(best, scores)
+    if thread and not posts:
+        apart = replies_after(best, scores)  # a question, and its answers in a block of their own below it
+        if apart:
+            return _under_lead(apart, scores)
     replies = posts or ([child for child in best if len(child)] if is_reply_run(best, scores) else [])
     article = None if thread or not replies else article_before(replies, ranked, scores)
     if article is not None:

@@ -208,6 +208,44 @@ def thread_of(best: HtmlElement, scores: Scores) -> list[HtmlElement]:
     return []
 
 
+REPLIES_AFTER = 2  # replies alike after an opening post that make a thread of it (a question and two answers)
+REPLY_LINKED = 0.5  # share of a reply's text in links above which it is a teaser of another page, not a reply
+
+
+def replies_after(best: HtmlElement, scores: Scores) -> list[HtmlElement]:
+    """On a thread's page whose best block is its opening post (a question) standing apart from the
+    replies (its answers, in a block of their own after it): the opening post's block and that block.
+    Empty when no block after the post holds replies alike."""
+    element = best
+    for _ in range(THREAD_PAGE_LEVELS):
+        parent = element.getparent()
+        if parent is None or parent.tag in NO_TEXT:
+            return []
+        for sibling in element.itersiblings():
+            if _holds_replies(sibling, scores):
+                return [element, sibling]
+        element = parent
+    return []
+
+
+def _holds_replies(block: HtmlElement, scores: Scores) -> bool:
+    """Whether a block holds REPLIES_AFTER or more blocks alike (tag and class), most of them with text of
+    their own, few links, and none in a context that counts less (a sidebar's teasers)."""
+    if scores.subtree.get(block, 0.0) <= 0 or scores.context_factor(block) < 1.0:
+        return False
+    groups: dict[tuple[str, str], list[HtmlElement]] = {}
+    for child in block:
+        if child.get("class"):
+            groups.setdefault(signature(child), []).append(child)
+    for posts in groups.values():
+        worded = [post for post in posts if scores.subtree.get(post, 0.0) > 0]
+        if (len(worded) >= REPLIES_AFTER and len(worded) >= THREAD_WORDED * len(posts)
+                and all(scores.context_factor(post) == 1.0 and link_density(post) <= REPLY_LINKED
+                        for post in worded)):
+            return True
+    return False
+
+
 def are_posts(elements: list[HtmlElement]) -> bool:
     """Whether elements are a thread's posts: three or more blocks alike with one parent."""
     if len(elements) < THREAD_POSTS or not elements[0].get("class"):
