@@ -864,3 +864,19 @@ def test_a_question_longer_than_its_answers_keeps_them():
     markdown = extract_page(html, "https://serverfault.com/questions/1146074/no-dns-record").markdown
     assert "no A record is ever created" in markdown
     assert "Configure nsupdate" in markdown and "DNSStubListener=no" in markdown
+
+
+@pytest.mark.parametrize(("figure", "kept"), [
+    ("<figure class='wp-block-table'><table><thead><tr><th>Year</th><th>Crossings a day</th></tr></thead><tbody>"
+     "<tr><td>2024</td><td>12</td></tr><tr><td>2025</td><td>14</td></tr></tbody></table></figure>",
+     "| 2025 | 14 |"),
+    ("<figure class='highlight'><pre><code class='language-python'>def crossings(day):\n    return 14</code></pre>"
+     "</figure>", "def crossings(day):\n    return 14"),
+    ("<figure class='highlight'><table><tr><td class='gutter'><pre>1</pre></td><td class='code'><pre>"
+     "timetable --second-boat</pre></td></tr></table></figure>", "timetable --second-boat"),
+])
+def test_a_figure_of_text_is_read(figure, kept):
+    """WordPress puts every table in a `<figure>`, Jekyll's and Hexo's highlighters every code block: a
+    figure of text is the article's, not an image beside it."""
+    html = f"<html><body><article><h1>Ferries</h1>{ARTICLE}{figure}{ARTICLE}</article></body></html>"
+    assert kept in extract_page(html).markdown

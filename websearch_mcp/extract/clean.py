@@ -285,7 +285,7 @@ def _is_furniture(element: HtmlElement, total: int, runs: dict[tuple[HtmlElement
     if size >= total * 0.4 and not (kind.negative and is_notice_block(element, opens_as_notice, text)):
         return False  # whatever its name says, an element holding this much of the text is the article
     tag = element.tag
-    if tag in _ALWAYS_DROP and not _holds_quotation(element):
+    if tag in _ALWAYS_DROP and not _holds_text(element):
         return True
     if (kind.negative and not kind.positive and not _repeated_content(element, total, runs)
             and not _is_lead_paragraph(element, text)) or (tag == "header" and size < total * 0.2
@@ -306,14 +306,20 @@ def _is_furniture(element: HtmlElement, total: int, runs: dict[tuple[HtmlElement
     return False
 
 
-def _holds_quotation(element: HtmlElement) -> bool:
-    """A figure that is a quotation (`<figure><blockquote>` and its source in a `<figcaption>`: a
-    testimonial, a pull of the speaker's words), or that quotation's source line."""
+# What a figure holds when it is text, not an image: a quotation and its source (a testimonial, a speaker's
+# words pulled out), a table of data (WordPress puts every table in one), a code listing (Jekyll's and
+# Hexo's highlighters put every code block in one).
+_TEXT_FIGURE = etree.XPath("blockquote | table | .//pre")
+
+
+def _holds_text(element: HtmlElement) -> bool:
+    """A figure whose content is text (a quotation, a table, a listing), or that figure's caption (the
+    quotation's source, the table's title, the listing's file name)."""
     if element.tag == "figcaption":
         element = element.getparent()
         if element is None or element.tag != "figure":
             return False
-    return element.tag == "figure" and element.find("blockquote") is not None
+    return element.tag == "figure" and bool(_TEXT_FIGURE(element))
 
 
 SITE_NOTE_MIN = 20  # characters: a shorter block is no site note ("Cookies" alone is a menu entry)
