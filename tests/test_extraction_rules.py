@@ -880,3 +880,27 @@ def test_a_figure_of_text_is_read(figure, kept):
     figure of text is the article's, not an image beside it."""
     html = f"<html><body><article><h1>Ferries</h1>{ARTICLE}{figure}{ARTICLE}</article></body></html>"
     assert kept in extract_page(html).markdown
+
+
+def test_a_documentation_sections_id_is_its_titles_slug_not_a_part():
+    """Documentation generators name a section's id after its title and link the title to it: Django's
+    `select_related()` section is `id="s-select-related"`, MkDocs' heading `id="related-settings"`. The
+    word "related" there names no related-posts box."""
+    section = ("<section id='s-select-related'><span id='select-related'></span><h4><code>select_related()</code>"
+               "<a class='headerlink' href='#select-related'>¶</a></h4><p>Returns a QuerySet that will follow "
+               "foreign-key relationships, selecting additional related-object data when it executes its query, "
+               "which is a performance booster.</p><p>The following examples illustrate the difference between "
+               "plain lookups and select_related() lookups, in the number of database queries each needs.</p>"
+               "</section>")
+    heading = ("<h2 id='related-settings'>Related settings<a class='headerlink' href='#related-settings'>¶</a></h2>"
+               "<p>Two more settings change how the cache behaves, and both default to the values most sites "
+               "need, so you rarely have to set them at all.</p>")
+    boxed = ("<div id='related-posts'><h3>Related posts</h3><p>Another post about query sets, and how they are "
+             "evaluated lazily, from last year's series on the database layer.</p></div>")
+    html = (f"<html><body><main><h1>QuerySet API</h1><section id='s-methods'><h2>Methods</h2><p>This document "
+            f"describes the details of the QuerySet API, and builds on the material presented in the model and "
+            f"database query guides.</p>{section}{heading}</section>{boxed}</main></body></html>")
+    markdown = extract_page(html).markdown
+    assert "follow foreign-key relationships" in markdown and "plain lookups and select_related()" in markdown
+    assert "Related settings" in markdown and "rarely have to set them" in markdown
+    assert "evaluated lazily" not in markdown  # a box the id names, with no link to itself, is still one

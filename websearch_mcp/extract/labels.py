@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
+from itertools import islice
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -157,12 +158,37 @@ LEAD = re.compile(r"(?:^|[\s_-])(?:lead|leadin|lede|standfirst|intro|introductio
 
 
 def kind_of(element: HtmlElement) -> Kind:
-    """What an element's class and id say it is."""
+    """What an element's class and id say it is. An id that its heading links to is the heading's slug
+    (documentation's `<section id="select-related">` under "select_related()¶"), not a part's name."""
     names, ident = element.get("class"), element.get("id")
     if not names and not ident:
         return _NEUTRAL
     label = f"{names or ''} {ident or ''}"
-    return label_kind(label) if len(label) > 2 else _NEUTRAL
+    kind = label_kind(label) if len(label) > 2 else _NEUTRAL
+    if ident and (kind.negative or kind.comments) and _anchored(element, ident):
+        return label_kind(names) if names and len(names) > 2 else _NEUTRAL
+    return kind
+
+
+_HEADING_TAGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
+HEADING_AMONG = 3  # first children of a section looked at for its heading
+
+
+def _anchored(element: HtmlElement, ident: str) -> bool:
+    """Whether the element is a heading, or a section opening with one, that links to the element's own id
+    (a permalink beside a documentation title: `<a class="headerlink" href="#select-related">`; Django's
+    sections prefix theirs: `s-select-related`)."""
+    if element.tag in _HEADING_TAGS:
+        heading: HtmlElement | None = element
+    else:
+        heading = next((child for child in islice(element, HEADING_AMONG) if child.tag in _HEADING_TAGS), None)
+    if heading is None:
+        return False
+    for link in heading.iter("a"):
+        href = link.get("href")
+        if href and len(href) > 1 and href[0] == "#" and ident.endswith(href[1:]):
+            return True
+    return False
 
 
 def class_weight(element: HtmlElement) -> float:
