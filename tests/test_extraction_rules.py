@@ -904,3 +904,41 @@ def test_a_documentation_sections_id_is_its_titles_slug_not_a_part():
     assert "follow foreign-key relationships" in markdown and "plain lookups and select_related()" in markdown
     assert "Related settings" in markdown and "rarely have to set them" in markdown
     assert "evaluated lazily" not in markdown  # a box the id names, with no link to itself, is still one
+
+
+TAKES = ("I expect the second half of the year to be calmer than the first, once the elections are over, and "
+         "markets to settle with them, although energy prices will stay high through the winter.",
+         "Local models will get good enough that most people stop paying for the hosted ones at home, and the "
+         "companies selling them will turn to businesses, where the money was all along anyway.",
+         "Nothing much will change, and we will all be back here next December guessing again, which is fine, "
+         "since the guessing is half the fun and nobody keeps score of who was right.",
+         "Rates will come down slowly, house prices will not, and renters in the big cities will feel it most, "
+         "as they did this year, unless something changes in how much gets built.",
+         "More of the web will sit behind logins, paywalls and apps, and the open, linkable parts of it will "
+         "keep shrinking, which worries me more than anything on this list.")
+
+
+@pytest.mark.parametrize("url", ["https://news.ycombinator.com/item?id=38778098",
+                                 "https://old.reddit.com/r/Python/comments/18rq2x1/predictions_for_2024/"])
+def test_a_discussion_sites_thread_is_its_comments(url):
+    """A Hacker News item or a Reddit post is a thread by its address: the comments below the story are
+    the content, not an article's comments to leave out."""
+    comments = "".join(
+        f"<tr class='athing comtr' id='{n}'><td><table><tr><td class='ind'></td><td class='default'>"
+        f"<div class='comhead'><a href='user?id=u{n}'>u{n}</a> <a href='item?id={n}'>on Dec 27, 2023</a> | "
+        f"<a href='#{n + 1}'>next</a> <a class='togg' href='javascript:void(0)'>[–]</a></div>"
+        f"<div class='comment'><div class='commtext c00'>{text}<p>{TAKES[(n + 1) % len(TAKES)]}</div>"
+        f"<div class='reply'><a href='reply?id={n}'>reply</a></div></div></td></tr></table></td></tr>"
+        for n, text in enumerate(TAKES * 5))
+    html = (f"<html><body><center><table id='hnmain'><tr><td><table class='fatitem'><tr class='athing'>"
+            f"<td class='title'><a href='item?id=1'>Ask HN: What are your predictions for 2024?</a></td></tr>"
+            f"<tr><td class='subtext'>"
+            f"89 points by <a href='user?id=k'>koconder</a> <a href='item?id=1'>on Dec 26, 2023</a> | "
+            f"<a href='hide?id=1'>hide</a> | <a href='https://hn.algolia.com/?query=predictions'>past</a> | "
+            f"<a href='fave?id=1'>favorite</a> | <a href='item?id=1'>137 comments</a></td></tr><tr><td>"
+            f"Economics, geopolitics and technology all look set for a crazy twelve months: what do you think 2024 "
+            f"has in store?</td></tr></table><table class='comment-tree'>{comments}</table>"
+            f"</td></tr></table></center></body></html>")
+    markdown = extract_page(html, url).markdown
+    assert "calmer than the first" in markdown and "stop paying for the hosted ones" in markdown
+    assert "back here next December" in markdown

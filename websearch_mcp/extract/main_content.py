@@ -387,8 +387,10 @@ def _best(ranked: list[HtmlElement], scores: Scores) -> HtmlElement:
     return best
 
 
+# Hacker News' `item?id=`, and Reddit's `/r/<sub>/comments/<id>/`: threads whose replies are the content.
 _THREAD_URL = re.compile(r"/(?:threads?|topics?|discussions?|forums?|foren|forum|t|questions?|answers|board)/|"
-                         r"viewtopic\.php|showthread\.php|[?&](?:t|topic|thread)=\d", re.IGNORECASE)
+                         r"viewtopic\.php|showthread\.php|[?&](?:t|topic|thread)=\d|/item\?id=\d|"
+                         r"/r/\w+/comments/[a-z0-9]+", re.IGNORECASE)
 
 
 def is_thread_url(url: str | None) -> bool:
