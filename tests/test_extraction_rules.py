@@ -942,3 +942,19 @@ def test_a_discussion_sites_thread_is_its_comments(url):
     markdown = extract_page(html, url).markdown
     assert "calmer than the first" in markdown and "stop paying for the hosted ones" in markdown
     assert "back here next December" in markdown
+
+
+def test_a_quotation_built_of_blocks_in_a_figure_is_read():
+    """A site's "Embedded quote" is a `<figure>` of `<div>`s, the avatar beside the words: prose outside
+    a caption makes a figure text. A shop's tile of another page, one link, stays out."""
+    quote = ("<figure aria-label='Embedded quote' class='Quote_component typo-block'><div class='Quote_avatar'>"
+             "<img src='/a.png' alt='Pat Reinhart'></div><div class='Quote_body'><p>People are still so focused "
+             "on how much organic traffic they are driving, when they should be focused on whether the people who "
+             "arrive find what they came for, and on whether they come back the week after.</p><p>Pat Reinhart, "
+             "VP of Services</p></div></figure>")
+    tile = ("<figure class='product-card'><a href='/t/pegasus-41'>Nike Pegasus 41 GORE-TEX Men's Waterproof Road "
+            "Running Shoes, 3 colours, $160, recycled materials, just in this week for the wet season</a></figure>")
+    html = f"<html><body><article><h1>Is SEO dead?</h1>{ARTICLE}{quote}{ARTICLE}{tile}</article></body></html>"
+    markdown = extract_page(html).markdown
+    assert "whether they come back the week after" in markdown
+    assert "Pegasus" not in markdown

@@ -306,20 +306,31 @@ def _is_furniture(element: HtmlElement, total: int, runs: dict[tuple[HtmlElement
     return False
 
 
-# What a figure holds when it is text, not an image: a quotation and its source (a testimonial, a speaker's
-# words pulled out), a table of data (WordPress puts every table in one), a code listing (Jekyll's and
-# Hexo's highlighters put every code block in one).
+# What a figure holds when it is text, not an image: a quotation and its source (a testimonial, a
+# speaker's words pulled out), a table of data (WordPress puts every table in one), a code listing
+# (Jekyll's and Hexo's highlighters put every code block in one).
 _TEXT_FIGURE = etree.XPath("blockquote | table | .//pre")
+FIGURE_PROSE = 150  # visible characters outside a figure's caption that make it text (an image has none)
+FIGURE_LINKED = 0.3  # share of a figure's text in links above which it is a card of another page (a product's)
 
 
 def _holds_text(element: HtmlElement) -> bool:
-    """A figure whose content is text (a quotation, a table, a listing), or that figure's caption (the
-    quotation's source, the table's title, the listing's file name)."""
+    """A figure whose content is text (a quotation, a table, a listing, prose outside its caption), or
+    that figure's caption (the quotation's source, the table's title, the listing's file name)."""
     if element.tag == "figcaption":
         element = element.getparent()
         if element is None or element.tag != "figure":
             return False
-    return element.tag == "figure" and bool(_TEXT_FIGURE(element))
+    return element.tag == "figure" and (bool(_TEXT_FIGURE(element)) or _prose_beside_caption(element))
+
+
+def _prose_beside_caption(figure: HtmlElement) -> bool:
+    """Whether a figure holds prose outside its caption (a quotation built of <div>s: "Embedded quote"), not
+    a card of another page (a shop's product tile)."""
+    text = text_of(figure)
+    caption = sum(len(text_of(caption)) for caption in figure.iter("figcaption"))
+    return (len(text) - caption >= FIGURE_PROSE and visible_length(text) - caption >= FIGURE_PROSE
+            and link_density(figure, text) <= FIGURE_LINKED)
 
 
 SITE_NOTE_MIN = 20  # characters: a shorter block is no site note ("Cookies" alone is a menu entry)
