@@ -958,3 +958,26 @@ def test_a_quotation_built_of_blocks_in_a_figure_is_read():
     markdown = extract_page(html).markdown
     assert "whether they come back the week after" in markdown
     assert "Pegasus" not in markdown
+
+
+def test_a_product_block_deferred_by_a_script_is_read_under_a_bare_header():
+    """A shop defers its whole product block (`display: none` until its script runs) under a header and
+    footer of menus, with hidden menus and carousels beside it: the hidden block holds several times the
+    text the page shows, so it is what a reader sees once the page has run."""
+    menu = "".join(f"<li><a href='/c/{n}'>{n.title()} supplements and vitamins</a></li>"
+                   for n in ("sports", "bath", "beauty", "grocery", "home", "baby", "pets", "herbs"))
+    hidden_menu = f"<nav style='display:none'><ul>{menu * 8}</ul></nav>"
+    product = ("<div class='product-grouping-wrapper defer-block' style='display: none'><h1>Almond Thins, "
+               "Cranberry Almond, 149 g</h1><h2>Product overview</h2><ul><li>Low fat</li><li>No added salt</li>"
+               "<li>Baked in small batches</li></ul><p>Our family created these crunchy almond crisps for special "
+               "occasions and get-togethers, a lighter version of a grandmother's secret family recipe.</p><p>The "
+               "crisps quickly became a requested snack at the office, at school events, on road trips and at "
+               "parties, and they go well with cheese, tea or coffee.</p><h2>Ingredients</h2><p>Wheat flour, "
+               "cranberries, almonds, sugar, eggs, canola oil, natural flavours and baking soda.</p></div>")
+    html = (f"<html><body><header><a href='/'>Shop</a> <a href='/account'>Sign in</a></header>{hidden_menu}"
+            f"{product}<div style='display:none'><p>Customers also viewed these products this week.</p></div>"
+            f"<footer><a href='/help'>Help</a> <a href='/shipping'>Free shipping over 40 euros</a></footer>"
+            f"</body></html>")
+    markdown = extract_page(html).markdown
+    assert "a grandmother's secret family recipe" in markdown and "Wheat flour, cranberries" in markdown
+    assert "Customers also viewed" not in markdown

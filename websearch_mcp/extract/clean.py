@@ -42,6 +42,9 @@ HIDDEN_WRAPPER_SHARE = 0.3
 # A hidden element holding this share of the page's one <main> is its content, hidden until a script
 # shows it (a shop's lock-down app, a fade-in): the reader sees it once the page has run.
 HIDDEN_MAIN_SHARE = 0.8
+# A hidden element holding this many times the text the page shows is the content a script reveals
+# (a shop's deferred product block under a bare header), not a menu or a dialog beside it.
+HIDDEN_OVER_SHOWN = 2.0
 # Visible characters outside links that make a list item a sentence around its links, not a title.
 SENTENCE_AROUND_LINKS = 25
 
@@ -68,13 +71,33 @@ def drop_junk(tree: HtmlElement) -> None:
     mains = list(itertools.islice(tree.iter("main"), 2))
     main = mains[0] if len(mains) == 1 else None
     main_text = len(main.text_content()) if main is not None else 0
+    sizes = {element: len(element.text_content()) for element in hidden}
+    shown = total - sum(sizes[element] for element in _outermost(hidden))
     for element in hidden:
         if element.getparent() is None:
             continue
-        size = len(element.text_content())
-        if size < total * HIDDEN_WRAPPER_SHARE and not (size >= main_text * HIDDEN_MAIN_SHARE > 0
-                                                        and main in element.iterancestors()):
+        size = sizes[element]
+        if size < total * HIDDEN_WRAPPER_SHARE and size < shown * HIDDEN_OVER_SHOWN and not (
+                size >= main_text * HIDDEN_MAIN_SHARE > 0 and main in element.iterancestors()):
             drop(element)
+
+
+def _outermost(elements: list[HtmlElement]) -> list[HtmlElement]:
+    """The elements with none of the others above them (each ancestor looked at once)."""
+    marked = set(elements)
+    covered: dict[HtmlElement, bool] = {}  # whether an element or one above it is marked
+
+    def is_covered(node: HtmlElement | None) -> bool:
+        path = []
+        while node is not None and node not in covered and node not in marked:
+            path.append(node)
+            node = node.getparent()
+        result = node is not None and (node in marked or covered[node])
+        for element in path:
+            covered[element] = result
+        return result
+
+    return [element for element in elements if not is_covered(element.getparent())]
 
 
 def _parse_as_markup(noscript: HtmlElement) -> None:
