@@ -980,4 +980,4 @@ def test_a_product_block_deferred_by_a_script_is_read_under_a_bare_header():
             f"</body></html>")
     markdown = extract_page(html).markdown
     assert "a grandmother's secret family recipe" in markdown and "Wheat flour, cranberries" in markdown
-    assert "Customers also viewed" not in markdown
+    assert "Customers also viewed" not in markdown and "supplements and vitamins" not in markdown
