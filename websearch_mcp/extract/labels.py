@@ -6,6 +6,8 @@ import re
 from functools import lru_cache
 from itertools import islice
 
+from websearch_mcp.extract.text import HEADINGS
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from lxml.html import HtmlElement
@@ -170,7 +172,6 @@ def kind_of(element: HtmlElement) -> Kind:
     return kind
 
 
-_HEADING_TAGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 HEADING_AMONG = 3  # first children of a section looked at for its heading
 
 
@@ -178,10 +179,10 @@ def _anchored(element: HtmlElement, ident: str) -> bool:
     """Whether the element is a heading, or a section opening with one, that links to the element's own id
     (a permalink beside a documentation title: `<a class="headerlink" href="#select-related">`; Django's
     sections prefix theirs: `s-select-related`)."""
-    if element.tag in _HEADING_TAGS:
+    if element.tag in HEADINGS:
         heading: HtmlElement | None = element
     else:
-        heading = next((child for child in islice(element, HEADING_AMONG) if child.tag in _HEADING_TAGS), None)
+        heading = next((child for child in islice(element, HEADING_AMONG) if child.tag in HEADINGS), None)
     if heading is None:
         return False
     for link in heading.iter("a"):

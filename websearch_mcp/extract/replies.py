@@ -200,9 +200,7 @@ def thread_of(best: HtmlElement, scores: Scores) -> list[HtmlElement]:
             mark = signature(element)
             posts = [sibling for sibling in parent if signature(sibling) == mark]
             # on a thread's page a short reply ("Thanks!", which earns nothing) does not end the thread
-            worded = sum(1 for post in posts if scores.subtree.get(post, 0.0) > 0)
-            if (worded >= THREAD_POSTS and worded >= (THREAD_WORDED if scores.thread else 1.0) * len(posts)
-                    and all(scores.context_factor(post) == 1.0 for post in posts)):
+            if _worded_posts(posts, scores, THREAD_POSTS, THREAD_WORDED if scores.thread else 1.0):
                 return posts
         element = parent
     return []
@@ -238,12 +236,20 @@ def _holds_replies(block: HtmlElement, scores: Scores) -> bool:
         if child.get("class"):
             groups.setdefault(signature(child), []).append(child)
     for posts in groups.values():
-        worded = [post for post in posts if scores.subtree.get(post, 0.0) > 0]
-        if (len(worded) >= REPLIES_AFTER and len(worded) >= THREAD_WORDED * len(posts)
-                and all(scores.context_factor(post) == 1.0 and link_density(post) <= REPLY_LINKED
-                        for post in worded)):
+        worded = _worded_posts(posts, scores, REPLIES_AFTER, THREAD_WORDED)
+        if worded and all(link_density(post) <= REPLY_LINKED for post in worded):
             return True
     return False
+
+
+def _worded_posts(posts: list[HtmlElement], scores: Scores, least: int, share: float) -> list[HtmlElement]:
+    """The blocks alike that hold text of their own, when they are `least` or more and `share` of all,
+    and none of the blocks sits in a context that counts less (a sidebar, comments); else none."""
+    worded = [post for post in posts if scores.subtree.get(post, 0.0) > 0]
+    if (len(worded) >= least and len(worded) >= share * len(posts)
+            and all(scores.context_factor(post) == 1.0 for post in posts)):
+        return worded
+    return []
 
 
 def are_posts(elements: list[HtmlElement]) -> bool:
