@@ -44,12 +44,16 @@ def main() -> None:
     with ForwardProxy("10.0.0.5", names) as proxy:
         urls = ["http://docs.example.test/page", f"{internal.url}/secret", f"http://localhost:{site_port}/secret",
                 f"http://intranet.example.test:{internal.url.rsplit(':', 1)[1]}/secret", f"{metadata.url}/secret",
-                "http://docs.example.test/to-metadata", "http://docs.example.test/to-other",
-                "https://docs.example.test/tls"]
+                "http://docs.example.test/to-metadata", "https://docs.example.test/tls"]
         env = {k: v for k, v in os.environ.items() if "PROXY" not in k.upper() and not k.startswith("WEBSEARCH_")}
         env.update({"WEBSEARCH_STORE": "memory", "HTTP_PROXY": proxy.url, "HTTPS_PROXY": proxy.url,
                     "WEBSEARCH_RENDER": "never"})
         proxied = fetch(sys.argv[1], urls, env)
+        # the page behind two hops through the proxy is read in a call of its own: among eight pages, a
+        # busy machine could make it the late one that an answer goes out without (by design)
+        redirected = fetch(sys.argv[1], ["http://docs.example.test/to-other"], env)
+        for part in ("pages", "failed"):
+            proxied[part] = proxied.get(part, []) + redirected.get(part, [])
         seen_by_proxy = list(proxy.seen)
         direct = fetch(sys.argv[1], ["http://docs.example.test/page"], {**env, "NO_PROXY": "docs.example.test"})
         os.environ.update({"HTTP_PROXY": proxy.url, "HTTPS_PROXY": proxy.url})
