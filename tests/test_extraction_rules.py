@@ -981,3 +981,79 @@ def test_a_product_block_deferred_by_a_script_is_read_under_a_bare_header():
     markdown = extract_page(html).markdown
     assert "a grandmother's secret family recipe" in markdown and "Wheat flour, cranberries" in markdown
     assert "Customers also viewed" not in markdown and "supplements and vitamins" not in markdown
+
+
+def _desk_category(kind: str) -> str:
+    """A shop's category: a hero with the page's title and one line, then a grid of desks, each a linked
+    name with its price and a note (kind: the page's Open Graph type)."""
+    hero = ("<div class='hero'><h1>Standing desks</h1><p>Improve your comfort and focus with the desk our "
+            "readers picked nine years running.</p></div>")
+    tiles = "".join(f"<div class='tile'><a href='/desks/{n}'><img src='/d{n}.jpg'></a><a href='/desks/{n}'>"
+                    f"OakLift standing desk, model {n:02} with two legs</a><p>From ${400 + 25 * n} +</p>"
+                    f"<p>Rated 4.{n % 9}</p></div>" for n in range(14))
+    head = f"<head><meta property='og:type' content='{kind}'><title>Standing desks</title></head>"
+    return (f"<html>{head}<body><header><a href='/'>Desks</a></header><main>{hero}<div class='grid'>{tiles}"
+            f"</div></main><footer><a href='/help'>Help</a></footer></body></html>")
+
+
+def test_a_heros_line_above_a_shops_grid_gives_the_grid():
+    """The block under the page's title is a hero's one line; the desks below it (their linked names, and
+    prices and notes that outweigh the line several times) are the page, which lists them."""
+    markdown = extract_page(_desk_category("website")).markdown
+    assert "readers picked nine years running" in markdown
+    assert "OakLift standing desk, model 03 with two legs" in markdown and "$650" in markdown
+
+
+def test_a_brief_under_its_title_stays_alone_on_an_article_page():
+    """The same blocks on a page that says it is an article: the text under its title is the brief,
+    and the links below it are other pages."""
+    markdown = extract_page(_desk_category("article")).markdown
+    assert "readers picked nine years running" in markdown and "model 03 with two legs" not in markdown
+
+
+def _auction(kind: str, shipping_class: str = "shipping") -> str:
+    """A marketplace's item page: title, price and condition beside a long shipping box (the block with
+    the most text), the item's details and the seller's notes below, a row of other items and a footer."""
+    shipping = (f"<div class='{shipping_class}'><p>Shipping: US $15.47 by international post. Shop with confidence "
+                "for things you love from sellers worldwide, with tracking and returns included, whatever the "
+                "destination.</p><p>Import fees may apply on delivery: customs may charge duties, taxes and "
+                "processing fees when the item arrives, and the carrier will ask you to pay them before it "
+                "delivers.</p><p>Delivery is estimated between the 14th and the 30th, depending on the service "
+                "chosen and on when your payment clears.</p></div>")
+    details = ("<div class='specifics'><h2>Item specifics</h2><dl><dt>Condition</dt><dd>Used, folded once</dd>"
+               "<dt>Year</dt><dd>1958</dd><dt>Pages</dt><dd>8</dd><dt>Maker</dt><dd>Ford Motor Company</dd>"
+               "<dt>Models</dt><dd>P-350, P-500 and P-600</dd><dt>Language</dt><dd>English</dd><dt>Size</dt>"
+               "<dd>11 by 8.5 inches</dd><dt>Printed in</dt><dd>Dearborn, Michigan</dd></dl></div>"
+               "<div class='notes'><h2>From the seller</h2><p>Original dealer brochure for the parcel delivery "
+               "trucks, with colour drawings of each body style.</p></div>")
+    others = "".join(f"<li><a href='/itm/{n}'>Vintage truck brochure number {n} of the fifties</a></li>"
+                     for n in range(8))
+    return (f"<html><head><meta property='og:type' content='{kind}'><title>1958 truck brochure</title></head>"
+            f"<body><header><a href='/'>Market</a></header><main><h1>1958 parcel delivery truck brochure</h1>"
+            f"<div class='buy'><span>US $18.00</span><span>Buy It Now</span></div>{shipping}{details}"
+            f"<ul class='similar'>{others}</ul></main><footer><a href='/help'>Help</a></footer></body></html>")
+
+
+def test_a_product_page_gives_what_a_buyer_reads():
+    """On a page that says it is a product's, the block with the most text (the shipping terms) is one
+    part of the product: the page's content area, other items' links set aside, is the product."""
+    markdown = extract_page(_auction("product")).markdown
+    assert "US $18.00" in markdown and "Import fees may apply" in markdown
+    assert "Used, folded once" in markdown and "Original dealer brochure" in markdown
+    assert "Vintage truck brochure number 3" not in markdown
+    plain = extract_page(_auction("website")).markdown  # a page that does not say so: the block found
+    assert "Import fees may apply" in plain and "Original dealer brochure" not in plain
+
+
+def test_a_products_description_found_is_kept_as_it_is():
+    """When the block found on a product's page is the product's description (its class says so), it is
+    what the shop writes of the product, and the page's other blocks stay out."""
+    markdown = extract_page(_auction("product", shipping_class="product-description")).markdown
+    assert "Import fees may apply" in markdown and "Original dealer brochure" not in markdown
+
+
+def test_a_shops_t_address_is_no_forums_thread():
+    """A shop's product address under "/t/" (as a forum's threads are) is a product's page when the page
+    says so: its content area is read, not its blocks alike as posts."""
+    markdown = extract_page(_auction("product"), "https://shop.example/t/truck-brochure-1958").markdown
+    assert "US $18.00" in markdown and "Original dealer brochure" in markdown

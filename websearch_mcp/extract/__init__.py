@@ -26,7 +26,7 @@ from websearch_mcp.extract.spread import (
     spreads_further,
 )
 from websearch_mcp.extract.streamed import STREAMED_MARK, drop_fallbacks
-from websearch_mcp.extract.structured import article_body, structured_content
+from websearch_mcp.extract.structured import article_body, declared_kind, json_ld_nodes, structured_content
 from websearch_mcp.extract.teasers import lists_other_pages
 from websearch_mcp.extract.text import host_of
 from websearch_mcp.extract.titled import titled_block
@@ -166,15 +166,17 @@ def extract_page(html: str, url: str | None = None) -> ExtractedPage:
     metadata = read_metadata(tree)
     shell = detect_shell(tree, html)
     data = structured_content(tree) if shell.is_shell else None
-    body = "" if shell.is_shell else article_body(tree)
+    nodes = [] if shell.is_shell else json_ld_nodes(tree)  # read while its scripts are there
+    body = article_body(nodes)
+    kind = "" if shell.is_shell else declared_kind(tree, nodes)
     drop_junk(tree)
     page_body = tree.find("body")
     page_chars = len(page_body.text_content()) if page_body is not None else 0
-    thread = is_thread_url(url)
+    thread = is_thread_url(url) and kind != "product"  # a shop's "/t/" is no forum's thread
     scores = score_paragraphs(tree, thread)
     found = main_elements(tree, thread, scores=scores)
     intro = [] if thread else intro_before(found, scores)
-    listing = not thread and may_be_listing(tree, found)  # read before a later rule changes the tree
+    listing = not thread and may_be_listing(tree, found, kind == "article")  # read before the tree changes
     elements = [e for e in found if not lists_other_pages(e)] or found
     host = _page_host(url)
     for element in elements:
@@ -187,8 +189,9 @@ def extract_page(html: str, url: str | None = None) -> ExtractedPage:
         markdown = _second_opinion(html, url, thread, markdown)  # only when the page holds more text elsewhere
     if _is_furniture(markdown) or _is_tiny(markdown):
         markdown = _titled_or(html, url, metadata, markdown)
-    if not thread and len(markdown) < SPREAD_SHORT and may_spread(tree, markdown):
-        markdown = _spread_or(tree, found, scores, url, markdown)
+    product = kind == "product" and not _is_description(found)  # a product's page, its description not found
+    if product or (not thread and len(markdown) < SPREAD_SHORT and may_spread(tree, markdown)):
+        markdown = _spread_or(tree, found, scores, url, markdown, product)
     if listing and _shown_length(markdown) < LISTING_SHORT:
         markdown = _listing_or(html, url, markdown)
     source = ""
@@ -394,17 +397,37 @@ def _titled_or(html: str, url: str | None, metadata: PageMetadata, markdown: str
     return titled if longer and _WORD.search(titled) and not _is_furniture(titled) else markdown
 
 
+# On a product's page, its content area (price, options, delivery, details, description: the whole of
+# what a buyer reads) replaces the block found when it holds this many times its characters.
+PRODUCT_AREA_GAIN = 1.5
+
+
+_DESCRIPTION = re.compile(r"(?:^|[\s_-])desc(?:ription)?(?:$|[\s_-])", re.IGNORECASE)
+
+
+def _is_description(found: list[lxml.html.HtmlElement]) -> bool:
+    """Whether the block found on a product's page is the product's description (its class or id, or
+    its parent's, says so): what the shop writes of the product, kept as it was found."""
+    first = found[0] if found else None
+    for element in (first, first.getparent() if first is not None else None):
+        if element is not None and _DESCRIPTION.search(f"{element.get('class') or ''} {element.get('id') or ''}"):
+            return True
+    return False
+
+
 def _spread_or(tree: lxml.html.HtmlElement, chosen: list[lxml.html.HtmlElement], scores: Scores,
-               url: str | None, found: str) -> str:
+               url: str | None, found: str, product: bool = False) -> str:
     """For a short output, the page's content area when its text is spread over many blocks and holds
-    much more (see spread.py); read on the page's tree as it is, the chosen blocks already pruned, with
-    the tallies that chose them."""
+    much more (see spread.py); on a product's page, the area when it holds more than the block found.
+    Read on the page's tree as it is, the chosen blocks already pruned, with the tallies that chose
+    them."""
     area = spread_area(tree, chosen, scores)
     if area is None:
         return found
     prune(area, _page_host(url), False)
     whole = render_all([area], url)
-    return whole if spreads_further(whole, found) else found
+    fuller = product and len(whole) >= PRODUCT_AREA_GAIN * len(found)
+    return whole if fuller or (len(found) < SPREAD_SHORT and spreads_further(whole, found)) else found
 
 
 def _listing_or(html: str, url: str | None, found: str) -> str:

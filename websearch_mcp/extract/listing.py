@@ -12,7 +12,9 @@ from __future__ import annotations
 import itertools
 
 from websearch_mcp.extract.intro import soon_below_title
-from websearch_mcp.extract.text import link_density, text_of, visible_length
+from websearch_mcp.extract.main_content import FURNITURE_TAGS
+from websearch_mcp.extract.spread import content_area
+from websearch_mcp.extract.text import link_density, linked_length, text_of, visible_length
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -27,11 +29,41 @@ LINKED = 0.6  # share of the area's text in links: a page of entries, not prose 
 ENTRY_LINKED = 0.5  # share of a block's text in links that makes it an entry, not a body
 
 
-def may_be_listing(tree: HtmlElement, found: list[HtmlElement]) -> bool:
+def may_be_listing(tree: HtmlElement, found: list[HtmlElement], article: bool = False) -> bool:
     """Whether the page may be a list of other pages, read before pruning changes its tree: it has links
     enough, and the block found is not the body under the page's title (or, if it is, an entry of a
-    list itself)."""
-    return _may_list(tree) and not (found and soon_below_title(found[0]) and not _is_entry(found[0]))
+    list itself, or, on a page that does not say it is an article, a hero's line above a list whose own
+    text outweighs it)."""
+    if not _may_list(tree):
+        return False
+    if not found or not soon_below_title(found[0]) or _is_entry(found[0]):
+        return True
+    return not article and _a_line_above_entries(tree, found)
+
+
+HERO_TEXT = 600  # visible characters of the block under the title: more make an article, not a hero's line
+HERO_OUTWEIGHED = 2.5  # the content area's unlinked text is this many times the block's
+
+
+def _a_line_above_entries(tree: HtmlElement, found: list[HtmlElement]) -> bool:
+    """Whether the block under the page's title is a short line (a category's blurb, a hero's slogan)
+    in a content area whose own text, links aside, is many times its own (the prices and notes of the
+    entries listed below it): a short article beside a sidebar of links has most of its area's text."""
+    block = sum(_unlinked_length(element) for element in found)
+    if block > HERO_TEXT:
+        return False
+    area = content_area(tree)
+    if area is None:
+        return False
+    furniture = [element for element in area.iter(*FURNITURE_TAGS)
+                 if not any(a.tag in FURNITURE_TAGS for a in element.iterancestors())]
+    own = _unlinked_length(area) - sum(_unlinked_length(element) for element in furniture)
+    return own >= HERO_OUTWEIGHED * max(block, 1)
+
+
+def _unlinked_length(element: HtmlElement) -> int:
+    """Visible characters of an element's text outside links."""
+    return visible_length(text_of(element)) - linked_length(element)
 
 
 def _may_list(tree: HtmlElement) -> bool:

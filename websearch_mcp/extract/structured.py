@@ -44,14 +44,52 @@ def structured_content(tree: HtmlElement) -> StructuredContent | None:
     return max(found, key=lambda c: len(c.markdown)) if found else None
 
 
-def article_body(tree: HtmlElement) -> str:
-    """The articleBody (or text) of the page's JSON-LD article, if it has one."""
-    for node in _json_ld_nodes(tree):
+def json_ld_nodes(tree: HtmlElement) -> list[dict[str, Any]]:
+    """The objects of the page's JSON-LD (each script's, and those of an `@graph`), parsed once for the
+    readers below."""
+    return list(_json_ld_nodes(tree))
+
+
+def article_body(nodes: list[dict[str, Any]]) -> str:
+    """The articleBody (or text) of the page's JSON-LD article (among its objects), if it has one."""
+    for node in nodes:
         if _types(node) & ARTICLE_TYPES:
             body = _text(node.get("articleBody") or node.get("text"))
             if body:
                 return body
     return ""
+
+
+PRODUCT_TYPES = frozenset({"product", "productgroup", "productmodel", "individualproduct", "vehicle", "car"})
+_OG_KINDS = {"article": "article", "product": "product", "og:product": "product", "product.item": "product",
+             "product.group": "product"}
+_OG_TYPE = etree.XPath("//meta[@property='og:type']/@content")
+
+
+def declared_kind(tree: HtmlElement, nodes: list[dict[str, Any]]) -> str:
+    """What the page says it is: "article", "product" (a shop's page of one product or of a category),
+    or "" when it says neither. Its Open Graph type is read first, then its JSON-LD objects (an article,
+    or a product of its own or in a category's list)."""
+    for kind in _OG_TYPE(tree):
+        declared = _OG_KINDS.get(str(kind).strip().lower())
+        if declared:
+            return declared
+    if any(_types(node) & ARTICLE_TYPES for node in nodes):
+        return "article"
+    return "product" if any(_holds_product(node, 0) for node in nodes) else ""
+
+
+def _holds_product(data: Any, depth: int) -> bool:
+    """Whether a JSON-LD value is or holds (a few levels down: a list's items) a product."""
+    if depth > 4:
+        return False
+    if isinstance(data, list):
+        return any(_holds_product(item, depth + 1) for item in data)
+    if not isinstance(data, dict):
+        return False
+    if _types(data) & PRODUCT_TYPES:
+        return True
+    return any(_holds_product(data[key], depth + 1) for key in ("mainEntity", "itemListElement", "item") if key in data)
 
 
 def _from_json_ld(tree: HtmlElement) -> StructuredContent | None:
