@@ -63,17 +63,18 @@ def article_body(nodes: list[dict[str, Any]]) -> str:
 PRODUCT_TYPES = frozenset({"product", "productgroup", "productmodel", "individualproduct", "vehicle", "car"})
 _OG_KINDS = {"article": "article", "product": "product", "og:product": "product", "product.item": "product",
              "product.group": "product"}
-_OG_TYPE = etree.XPath("//meta[@property='og:type']/@content")
 
 
 def declared_kind(tree: HtmlElement, nodes: list[dict[str, Any]]) -> str:
     """What the page says it is: "article", "product" (a shop's page of one product or of a category),
     or "" when it says neither. Its Open Graph type is read first, then its JSON-LD objects (an article,
     or a product of its own or in a category's list)."""
-    for kind in _OG_TYPE(tree):
-        declared = _OG_KINDS.get(str(kind).strip().lower())
-        if declared:
-            return declared
+    head = tree.find("head")
+    for meta in head.iter("meta") if head is not None else ():
+        if meta.get("property") == "og:type":
+            declared = _OG_KINDS.get((meta.get("content") or "").strip().lower())
+            if declared:
+                return declared
     if any(_types(node) & ARTICLE_TYPES for node in nodes):
         return "article"
     return "product" if any(_holds_product(node, 0) for node in nodes) else ""
