@@ -1057,3 +1057,17 @@ def test_a_shops_t_address_is_no_forums_thread():
     says so: its content area is read, not its blocks alike as posts."""
     markdown = extract_page(_auction("product"), "https://shop.example/t/truck-brochure-1958").markdown
     assert "US $18.00" in markdown and "Original dealer brochure" in markdown
+
+
+def test_a_top_ten_keeps_the_names_its_headings_link_to():
+    """A "top ten" whose items' headings are links to the agencies it ranks: the headings name what each
+    paragraph describes, and stay; a lone linked heading in an article (a teaser's title) still goes."""
+    items = "".join(f"<h2><a href='https://agency{n}.example/'>{n}. Agency number {n}</a></h2><p>The agency "
+                    f"number {n} runs campaigns for shops and banks, with a team of {10 * n} people, and it "
+                    f"answers every client within a day of the request.</p>" for n in range(1, 8))
+    listicle = extract_page(f"<html><body><article><h1>The best agencies</h1>{items}</article></body></html>")
+    assert "[1. Agency number 1](https://agency1.example/)" in listicle.markdown
+    assert "7. Agency number 7" in listicle.markdown and "a team of 70 people" in listicle.markdown
+    teaser = "<h3><a href='/other-story'>Another story from this week</a></h3>"
+    article = extract_page(f"<html><body><article>{ARTICLE}{teaser}</article></body></html>")
+    assert "second crossing each morning" in article.markdown and "Another story" not in article.markdown

@@ -157,11 +157,17 @@ _NOISE = re.compile(
 _BYLINE = re.compile(r"^(?:by|posted by|written by|author:?)\s+\S", re.IGNORECASE)
 
 
+LINKED_TITLES = 6  # headings that are links, in the chosen content: the names of the entries it lists
+
+
 def prune(root: HtmlElement, host: str = "", thread: bool = False) -> None:
     """Inside the chosen content, remove furniture: captions, titles, link lists, labelled widgets,
     teaser grids, the site's notes to its reader. The lead image's caption stays (as a paragraph), and
-    so does a list of links to other sites (a link post's content) when the page's host is known."""
+    so does a list of links to other sites (a link post's content) when the page's host is known. When
+    the content holds LINKED_TITLES headings that are links (a "top ten" whose items' names link to
+    them, an index of posts), a heading that is a link stays: it names the entry its text describes."""
     total = len(root.text_content()) or 1
+    entries = _linked_titles(root) >= LINKED_TITLES
     _keep_lead_caption(root)
     runs: dict[tuple[HtmlElement, str, bool], bool] = {}
     # a code block is verbatim: a highlighter's `hljs-comment` or `token comment` span is the code's own
@@ -170,11 +176,17 @@ def prune(root: HtmlElement, host: str = "", thread: bool = False) -> None:
     for element in list(root.iter(*_PRUNE_CANDIDATES)):  # one pass, in document order
         if element is root or element in verbatim or (dropped and _inside_dropped(element, root, dropped)):
             continue
-        if is_teaser_grid(element) or (_is_furniture(element, total, runs, thread)
+        if is_teaser_grid(element) or (_is_furniture(element, total, runs, thread, entries)
                                        and not _links_elsewhere(element, host)):
             drop(element)
             dropped.add(element)
     _drop_closing_notices(root)
+
+
+def _linked_titles(root: HtmlElement) -> int:
+    """Headings (h2 to h4) below root that hold a link, counted up to LINKED_TITLES."""
+    linked = (heading for heading in root.iter(*_HEADINGS) if next(heading.iter("a"), None) is not None)
+    return sum(1 for _ in itertools.islice(linked, LINKED_TITLES))
 
 
 CLOSING_NOTICES = 3  # notices at the content's end looked at (a copyright line, a reprint rule, a disclaimer)
@@ -295,7 +307,7 @@ def _links_elsewhere(element: HtmlElement, host: str) -> bool:
 
 
 def _is_furniture(element: HtmlElement, total: int, runs: dict[tuple[HtmlElement, str, bool], bool],
-                  thread: bool = False) -> bool:
+                  thread: bool = False, entries: bool = False) -> bool:
     text = text_of(element)
     size = len(text)
     kind = kind_of(element)
@@ -315,8 +327,8 @@ def _is_furniture(element: HtmlElement, total: int, runs: dict[tuple[HtmlElement
                                                            and lead_in(element) is None):
         return True  # (a header that holds the standfirst is read part by part: its title and byline go)
     # a heading that links to itself (`<h2><a href="#part-2">`) is a heading, not a link to elsewhere
-    if (tag in _LISTS and link_density(element, text, anchors=tag not in _HEADINGS) > 0.5
-            and not _items_are_sentences(element)):
+    if (tag in _LISTS and not (entries and tag in _HEADINGS)
+            and link_density(element, text, anchors=tag not in _HEADINGS) > 0.5 and not _items_are_sentences(element)):
         return True
     if tag == "p" and link_density(element, text) > 0.9:
         return True  # a paragraph that is one link: "Read more: ...", "See also ..."
