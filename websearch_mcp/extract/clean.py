@@ -72,7 +72,7 @@ def drop_junk(tree: HtmlElement) -> None:
     main = mains[0] if len(mains) == 1 else None
     main_text = len(main.text_content()) if main is not None else 0
     sizes = {element: len(element.text_content()) for element in hidden}
-    shown = total - sum(sizes[element] for element in _outermost(hidden))
+    shown = total - sum(sizes[element] for element in outermost(hidden))
     for element in hidden:
         if element.getparent() is None:
             continue
@@ -82,7 +82,7 @@ def drop_junk(tree: HtmlElement) -> None:
             drop(element)
 
 
-def _outermost(elements: list[HtmlElement]) -> list[HtmlElement]:
+def outermost(elements: list[HtmlElement]) -> list[HtmlElement]:
     """The elements with none of the others above them (each ancestor looked at once)."""
     marked = set(elements)
     covered: dict[HtmlElement, bool] = {}  # whether an element or one above it is marked

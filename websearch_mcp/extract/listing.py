@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import itertools
 
+from websearch_mcp.extract.clean import outermost
 from websearch_mcp.extract.intro import soon_below_title
 from websearch_mcp.extract.main_content import FURNITURE_TAGS
 from websearch_mcp.extract.spread import content_area
@@ -55,8 +56,7 @@ def _a_line_above_entries(tree: HtmlElement, found: list[HtmlElement]) -> bool:
     area = content_area(tree)
     if area is None:
         return False
-    furniture = [element for element in area.iter(*FURNITURE_TAGS)
-                 if not any(a.tag in FURNITURE_TAGS for a in element.iterancestors())]
+    furniture = outermost(list(area.iter(*FURNITURE_TAGS)))
     own = _unlinked_length(area) - sum(_unlinked_length(element) for element in furniture)
     return own >= HERO_OUTWEIGHED * max(block, 1)
 
