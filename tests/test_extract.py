@@ -112,6 +112,12 @@ def test_garbage_never_raises(html):
     assert isinstance(html_to_markdown(html), str)
 
 
+def test_a_lone_surrogate_costs_one_character_not_the_rest_of_the_page():
+    # a str from a careless decoder (`surrogateescape`) can hold one; the parser used to stop at it
+    html = "<html><body><p>Caf\udce9 opens at nine, and the kitchen closes at ten every night.</p></body></html>"
+    assert html_to_markdown(html) == "Caf? opens at nine, and the kitchen closes at ten every night."
+
+
 def test_page_without_paragraphs_falls_back_to_the_body():
     assert html_to_markdown("<html><body><div>Just a short note.</div></body></html>") == "Just a short note."
 
