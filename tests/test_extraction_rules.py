@@ -1071,3 +1071,27 @@ def test_a_top_ten_keeps_the_names_its_headings_link_to():
     teaser = "<h3><a href='/other-story'>Another story from this week</a></h3>"
     article = extract_page(f"<html><body><article>{ARTICLE}{teaser}</article></body></html>")
     assert "second crossing each morning" in article.markdown and "Another story" not in article.markdown
+
+
+def _grouped_story(body_class: str) -> str:
+    """A news page whose body's paragraphs sit in groups alike (as some newspapers' page builders make
+    them), each group holding a year, under a header with the title and the publication time."""
+    years = (2008, 2011, 2014, 2016)
+    groups = "".join(f"<div class='group'><p>Coal output in the basin peaked in {year}, the state survey says, "
+                     f"and {n + 2} of its mines have cut shifts since then.</p><p>Gas plants took the "
+                     f"contracts the mines lost, and the rail yards that served them now run {n + 1} "
+                     f"trains a week.</p><p>Local officials expect the tax base to shrink further.</p></div>"
+                     for n, year in enumerate(years))
+    return (f"<html><body><header class='ArticleHeader'><a href='/energy/'>Energy</a>"
+            f"<h1>The basin's coal stronghold is losing steam, even as the state aims for a revival</h1>"
+            "<div>Published Tue, Dec 20 2016 10:32 AM EST Updated Tue, Dec 20 2016 6:29 PM EST</div></header>"
+            f"<div class='{body_class}'>{groups}</div></body></html>")
+
+
+def test_an_articles_body_in_groups_alike_is_no_run_of_replies():
+    """Groups alike, each with a year in its text, look like signed replies; inside a block named the
+    article's body they are its paragraphs, and the header before them (title and time) is no article
+    they are the comments of."""
+    page = extract_page(_grouped_story("ArticleBody-articleBody"))
+    assert "peaked in 2008" in page.markdown and "trains a week" in page.markdown
+    assert "Local officials expect" in page.markdown

@@ -52,6 +52,8 @@ def article_before(posts: list[HtmlElement], ranked: list[HtmlElement], scores: 
     holder = posts[0].getparent()
     if sum(1 for post in posts if signed_post(post)) * 2 < len(posts):
         return None  # blocks alike without names and dates: a list, not replies
+    if _named_article(holder):
+        return None  # the article's own body, its paragraphs in groups alike (a year in each is no date)
     inside = set(holder.iterancestors()) | {holder}
     for candidate in ranked:
         if candidate in inside or any(a is holder for a in candidate.iterancestors()):
@@ -64,6 +66,13 @@ def article_before(posts: list[HtmlElement], ranked: list[HtmlElement], scores: 
                 and visible_length(candidate.text_content()) >= PROSE):
             return candidate
     return None
+
+
+def _named_article(element: HtmlElement) -> bool:
+    """Whether an element's class or id names it the article (`ArticleBody-articleBody`, `post-content`)
+    and nothing else (not comments, not furniture)."""
+    kind = kind_of(element)
+    return (kind.positive and not kind.negative and not kind.comments) or element.get("itemprop") == "articleBody"
 
 
 # What a reply carries beside its text: a time, a year, "3 days ago", a "reply" link, "X says:".
