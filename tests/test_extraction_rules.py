@@ -1095,3 +1095,22 @@ def test_an_articles_body_in_groups_alike_is_no_run_of_replies():
     page = extract_page(_grouped_story("ArticleBody-articleBody"))
     assert "peaked in 2008" in page.markdown and "trains a week" in page.markdown
     assert "Local officials expect" in page.markdown
+
+
+def _tailwind_story(wrapper: str) -> str:
+    """A news page in Tailwind's utility classes: each of the article's paragraphs in a box of its own,
+    inside a wrapper whose classes are utilities under variants, and a list of teasers below."""
+    story = "".join(f"<div class='my-6'><p class='richtext mx-6'>The school in the river town tried a chatbot "
+                    f"in its {n}th grade class, and the pupils argued with it for an hour about a beehive; the "
+                    f"teacher says they learned to weigh reasons.</p></div>" for n in range(7, 12))
+    teasers = "".join(f"<span class='flex flex-col'>Teaser headline number {n} about the regional parliament, "
+                      f"its budget, and the new rules for schools</span>" for n in range(1, 9))
+    return (f"<html><body><main><article><h1>A chatbot in the classroom</h1><div class='{wrapper}'>{story}</div>"
+            f"</article><div class='content-list'>{teasers}</div></main></body></html>")
+
+
+def test_a_tailwind_variant_names_no_part_of_the_page():
+    """`after:table` styles the wrapper's ::after box; "after" is no place after the content, and the
+    article inside that wrapper is still the article."""
+    page = extract_page(_tailwind_story("after:table after:clear after:w-full print:desktop:px-6"))
+    assert "about a beehive" in page.markdown and "Teaser headline" not in page.markdown

@@ -113,7 +113,10 @@ def _token_flags(token: str) -> int:
     ("sharing-with-a-single-developer") says nothing; switches and comment sections are read with the
     words split at capitals too ("commentsList"), furniture and article words in the token's own
     spelling only (in "tabContent" or "headerImage" the first word names a part, not the article or
-    the page's furniture)."""
+    the page's furniture). A Tailwind utility under a variant (`after:table`, `desktop:px-6`) says how the
+    element looks in a state or on a screen, not what it is ("after" is no place after the content)."""
+    if ":" in token:
+        return 0
     lowered = token.lower()
     spelled = _WORDS.findall(lowered)
     words = spelled if token == lowered else _WORDS.findall(_CAMEL.sub(" ", token).lower())
