@@ -62,6 +62,7 @@ bench: $(VENV)/.bench  ## benchmarks (start-up, protocol, parsing, fetching, HTT
 	$(BIN)/python bench/http_bench.py
 	$(BIN)/python bench/http_load.py
 	$(BIN)/python bench/extraction.py
+	$(BIN)/python bench/agreement.py
 	$(BIN)/python bench/answer_time.py
 	$(BIN)/python bench/hedge_bench.py
 	$(BIN)/python bench/reading_bench.py

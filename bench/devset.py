@@ -421,6 +421,74 @@ SETS = [
 ]
 
 
+# -- sets without ground truth ----------------------------------------------------------------------
+# Recorded pages from the test fixtures of other extractors, scrapers and parsers: no text is said to be
+# right, so they are read by agreement (bench/agreement.py): where trafilatura and readability-lxml
+# agree on a page, an extractor that finds little of what both found has most likely taken the wrong
+# block (and the same for each extractor against the other two).
+
+UNLABELLED_MIN_BYTES = 3000  # a smaller file is a fragment made for a unit test, not a recorded page
+
+
+def _recorded_pages(prefix: str, keep: Callable[[str], bool], kind: str | Callable[[str], str],
+                    step: int = 1) -> Reader:
+    """A reader of every file under prefix that keep() accepts (gzip-compressed ones unpacked), skipping
+    fragments and byte-identical copies; with step, every step-th of them (one site's many pages)."""
+    def reader(source: Source, read: Read) -> Iterator[Page]:
+        listed = {path: blob for path, blob in source.files(prefix).items() if keep(path)}
+        chosen = dict(sorted(listed.items())[::step])
+        seen: set[str] = set()
+        for path, data in read(chosen):
+            if path.endswith(".gz"):
+                data = gzip.decompress(data)
+            digest = hashlib.sha256(data).hexdigest()
+            if len(data) < UNLABELLED_MIN_BYTES or digest in seen:
+                continue
+            seen.add(digest)
+            html = decode(data)
+            yield Page(path[len(prefix):].lstrip("/"), html, "", page_url(html), kind if isinstance(kind, str)
+                       else kind(path))
+    return reader
+
+
+def _html(path: str) -> bool:
+    return path.lower().endswith((".html", ".htm", ".html.gz"))
+
+
+UNLABELLED = [
+    DataSet("fundus", GitSource("flairNLP/fundus", "18da6e53592f99cf0ac5770dc63d6ba99ba63ae8",
+                                "WEBSEARCH_BENCH_FUNDUS"),
+            _recorded_pages("tests/resources/parser/test_data", _html,
+                            lambda path: "news/" + path.split("/")[-2]), "agreement"),
+    DataSet("goose3", GitSource("goose3/goose3", "c5a8902eed0c4592a1ff5ec51a0277cf73a3aca7", "WEBSEARCH_BENCH_GOOSE3"),
+            _recorded_pages("tests/data/content", _html, "news"), "agreement"),
+    DataSet("newspaper4k", GitSource("AndyTheFactory/newspaper4k", "79553f6302cea1a6e36103fb4dc1c675ca704cd3",
+                                     "WEBSEARCH_BENCH_NEWSPAPER4K"),
+            _recorded_pages("tests/data/html", _html, "news"), "agreement"),
+    DataSet("postlight", GitSource("postlight/parser", "e8ba7ece291efa4d915d50dd4deeec17d54359f2",
+                                   "WEBSEARCH_BENCH_POSTLIGHT"),
+            _recorded_pages("fixtures", _html, "news"), "agreement"),
+    DataSet("gne", GitSource("GeneralNewsExtractor/GeneralNewsExtractor", "3d5a67c65f4d6c8e13c3047754a4c18fc0b0754a",
+                             "WEBSEARCH_BENCH_GNE"),
+            _recorded_pages("tests", _html, "news/zh"), "agreement"),
+    DataSet("snacktory", GitSource("smallrivers/snacktory", "6a87f3f19d13843166dd689760cbdc2ff3af34f6",
+                                   "WEBSEARCH_BENCH_SNACKTORY"),
+            _recorded_pages("src/test/resources/de/jetwick/snacktory", _html, "news"), "agreement"),
+    DataSet("goose-go", GitSource("advancedlogic/GoOse", "717927370fc8f68b5f590aa46b8b156756cfebb3",
+                                  "WEBSEARCH_BENCH_GOOSEGO"),
+            _recorded_pages("sites", lambda path: _html(path) and "/charset_" not in path, "news"), "agreement"),
+    DataSet("graby", GitSource("j0k3r/graby", "3e7695203c4c57dac2998780972450ced372b960", "WEBSEARCH_BENCH_GRABY"),
+            _recorded_pages("tests/fixtures/content", _html, "news"), "agreement"),
+    DataSet("metascraper", GitSource("microlinkhq/metascraper", "20423f52ef9b4a07d3b25e56e34d2756b3291250",
+                                     "WEBSEARCH_BENCH_METASCRAPER"),
+            _recorded_pages("packages/metascraper/test/integration", lambda path: path.endswith("/input.html"),
+                            "news"), "agreement"),
+    DataSet("netease", GitSource("chrislinan/cx-extractor-python", "56f19b1b7a340f730a9cfd28d2e11e65709f8852",
+                                 "WEBSEARCH_BENCH_CXEXTRACTOR"),
+            _recorded_pages("RawHtml", _html, "news/zh", step=4), "agreement"),
+]
+
+
 # -- checksums and the cache ------------------------------------------------------------------------
 
 
@@ -488,12 +556,14 @@ def load(dataset: DataSet, manifest: dict[str, str] | None = None) -> list[Page]
     return pages
 
 
-def load_available(names: list[str] | None = None) -> tuple[dict[str, list[Page]], list[str]]:
-    """Pages of every set that can be had, and a message for each that cannot."""
+def load_available(names: list[str] | None = None,
+                   sets: list[DataSet] | None = None) -> tuple[dict[str, list[Page]], list[str]]:
+    """Pages of every set (of SETS, or of the list given) that can be had, and a message for each that
+    cannot."""
     manifest = read_manifest()
     found: dict[str, list[Page]] = {}
     problems = []
-    for dataset in SETS:
+    for dataset in SETS if sets is None else sets:
         if names and dataset.name not in names:
             continue
         try:
@@ -506,7 +576,7 @@ def load_available(names: list[str] | None = None) -> tuple[dict[str, list[Page]
 def write_manifest(names: list[str] | None) -> None:
     """Record the sha256 of every source file of the sets (others keep their entries)."""
     manifest = read_manifest()
-    for dataset in SETS:
+    for dataset in SETS + UNLABELLED:
         if names and dataset.name not in names:
             continue
         try:
@@ -528,7 +598,7 @@ def main() -> int:
     if args.write_manifest:
         write_manifest(names)
         return 0
-    found, problems = load_available(names)
+    found, problems = load_available(names, SETS + UNLABELLED)
     for name, pages in found.items():
         halves = sum(1 for p in pages if p.half(name) == "dev")
         print(f"{name}: {len(pages)} pages ({halves} dev, {len(pages) - halves} check) in {CACHE / name}")
