@@ -1116,3 +1116,26 @@ def test_a_tailwind_variant_names_no_part_of_the_page():
     page = extract_page(_tailwind_story("after:table after:clear after:w-full print:desktop:px-6"))
     assert "about a beehive" in page.markdown and "Teaser headline" not in page.markdown
     assert label_kind("after-content").negative and not label_kind("after:table after:clear").negative
+
+
+def _reference_page() -> str:
+    """A module's reference page: an introduction, a section of functions with a highlighted listing
+    whose comment spans are long and full of commas (`# accumulate([1,2,3]) → 1, 3, 6`), and a section
+    of recipes."""
+    def prose(topic: str) -> str:
+        return "".join(f"<p>The {topic} part number {n} explains how the iterators of this module combine "
+                       f"into fast tools that use little memory.</p>" for n in range(2))
+    spans = "\n".join(f"<span class='c1'># accumulate([{n},2,3,4,5], initial={n}) → {n}, {n + 2}, {n + 5}, "
+                      f"{n + 9}, {n + 14}</span>" for n in range(15))
+    return (f"<html><body><div class='body'><section id='intro'><h1>itertools</h1>{prose('introduction')}"
+            f"</section><section id='functions'><h2>Functions</h2>{prose('function')}<div class='highlight'>"
+            f"<pre>{spans}</pre></div></section><section id='recipes'><h2>Recipes</h2>{prose('recipe')}"
+            f"</section></div></body></html>")
+
+
+def test_a_code_blocks_highlighted_spans_are_not_paragraphs():
+    """A highlighter's spans inside a code block (its comments, its long strings) are the listing's, not
+    paragraphs of their own: their commas are syntax, and the listing does not outweigh the prose that
+    documents it."""
+    page = extract_page(_reference_page()).markdown
+    assert "introduction part number 0" in page and "recipe part number 1" in page

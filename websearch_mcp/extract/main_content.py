@@ -227,7 +227,11 @@ def score_paragraphs(root: HtmlElement, thread: bool = False, plain: bool = Fals
     # broken pages can have more than one <body>, or an element beside <html> that holds another
     bodies = list(root.iter("body"))
     alone = len(bodies) == 1 and root.getnext() is None and root.getprevious() is None
+    # a code block is one paragraph: its highlighter's lines (`<span class="line">`) are not more of them
+    in_code = {element for block in root.iter("pre") for element in block.iterdescendants()}
     for paragraph in _BODY_PARAGRAPHS(bodies[0]) if alone else _PARAGRAPHS(root):
+        if in_code and paragraph in in_code:
+            continue
         holds_text = paragraph.tag not in _PARAGRAPH_TAGS
         if holds_text:  # its own text first: it is cheaper than the whole subtree's, and mostly too short
             length = _own_text_length(paragraph)
