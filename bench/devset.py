@@ -455,37 +455,34 @@ def _html(path: str) -> bool:
     return path.lower().endswith((".html", ".htm", ".html.gz"))
 
 
+def _unlabelled(name: str, repo: str, commit: str, env: str, prefix: str, keep: Callable[[str], bool] = _html,
+                kind: str | Callable[[str], str] = "news", step: int = 1) -> DataSet:
+    """A set of recorded pages without ground truth: the files under prefix of one commit of repo."""
+    return DataSet(name, GitSource(repo, commit, env), _recorded_pages(prefix, keep, kind, step), "agreement")
+
+
 UNLABELLED = [
-    DataSet("fundus", GitSource("flairNLP/fundus", "18da6e53592f99cf0ac5770dc63d6ba99ba63ae8",
-                                "WEBSEARCH_BENCH_FUNDUS"),
-            _recorded_pages("tests/resources/parser/test_data", _html,
-                            lambda path: "news/" + path.split("/")[-2]), "agreement"),
-    DataSet("goose3", GitSource("goose3/goose3", "c5a8902eed0c4592a1ff5ec51a0277cf73a3aca7", "WEBSEARCH_BENCH_GOOSE3"),
-            _recorded_pages("tests/data/content", _html, "news"), "agreement"),
-    DataSet("newspaper4k", GitSource("AndyTheFactory/newspaper4k", "79553f6302cea1a6e36103fb4dc1c675ca704cd3",
-                                     "WEBSEARCH_BENCH_NEWSPAPER4K"),
-            _recorded_pages("tests/data/html", _html, "news"), "agreement"),
-    DataSet("postlight", GitSource("postlight/parser", "e8ba7ece291efa4d915d50dd4deeec17d54359f2",
-                                   "WEBSEARCH_BENCH_POSTLIGHT"),
-            _recorded_pages("fixtures", _html, "news"), "agreement"),
-    DataSet("gne", GitSource("GeneralNewsExtractor/GeneralNewsExtractor", "3d5a67c65f4d6c8e13c3047754a4c18fc0b0754a",
-                             "WEBSEARCH_BENCH_GNE"),
-            _recorded_pages("tests", _html, "news/zh"), "agreement"),
-    DataSet("snacktory", GitSource("smallrivers/snacktory", "6a87f3f19d13843166dd689760cbdc2ff3af34f6",
-                                   "WEBSEARCH_BENCH_SNACKTORY"),
-            _recorded_pages("src/test/resources/de/jetwick/snacktory", _html, "news"), "agreement"),
-    DataSet("goose-go", GitSource("advancedlogic/GoOse", "717927370fc8f68b5f590aa46b8b156756cfebb3",
-                                  "WEBSEARCH_BENCH_GOOSEGO"),
-            _recorded_pages("sites", lambda path: _html(path) and "/charset_" not in path, "news"), "agreement"),
-    DataSet("graby", GitSource("j0k3r/graby", "3e7695203c4c57dac2998780972450ced372b960", "WEBSEARCH_BENCH_GRABY"),
-            _recorded_pages("tests/fixtures/content", _html, "news"), "agreement"),
-    DataSet("metascraper", GitSource("microlinkhq/metascraper", "20423f52ef9b4a07d3b25e56e34d2756b3291250",
-                                     "WEBSEARCH_BENCH_METASCRAPER"),
-            _recorded_pages("packages/metascraper/test/integration", lambda path: path.endswith("/input.html"),
-                            "news"), "agreement"),
-    DataSet("netease", GitSource("chrislinan/cx-extractor-python", "56f19b1b7a340f730a9cfd28d2e11e65709f8852",
-                                 "WEBSEARCH_BENCH_CXEXTRACTOR"),
-            _recorded_pages("RawHtml", _html, "news/zh", step=4), "agreement"),
+    _unlabelled("fundus", "flairNLP/fundus", "18da6e53592f99cf0ac5770dc63d6ba99ba63ae8", "WEBSEARCH_BENCH_FUNDUS",
+                "tests/resources/parser/test_data", kind=lambda path: "news/" + path.split("/")[-2]),
+    _unlabelled("goose3", "goose3/goose3", "c5a8902eed0c4592a1ff5ec51a0277cf73a3aca7", "WEBSEARCH_BENCH_GOOSE3",
+                "tests/data/content"),
+    _unlabelled("newspaper4k", "AndyTheFactory/newspaper4k", "79553f6302cea1a6e36103fb4dc1c675ca704cd3",
+                "WEBSEARCH_BENCH_NEWSPAPER4K", "tests/data/html"),
+    _unlabelled("postlight", "postlight/parser", "e8ba7ece291efa4d915d50dd4deeec17d54359f2",
+                "WEBSEARCH_BENCH_POSTLIGHT", "fixtures"),
+    _unlabelled("gne", "GeneralNewsExtractor/GeneralNewsExtractor", "3d5a67c65f4d6c8e13c3047754a4c18fc0b0754a",
+                "WEBSEARCH_BENCH_GNE", "tests", kind="news/zh"),
+    _unlabelled("snacktory", "smallrivers/snacktory", "6a87f3f19d13843166dd689760cbdc2ff3af34f6",
+                "WEBSEARCH_BENCH_SNACKTORY", "src/test/resources/de/jetwick/snacktory"),
+    _unlabelled("goose-go", "advancedlogic/GoOse", "717927370fc8f68b5f590aa46b8b156756cfebb3",
+                "WEBSEARCH_BENCH_GOOSEGO", "sites", keep=lambda path: _html(path) and "/charset_" not in path),
+    _unlabelled("graby", "j0k3r/graby", "3e7695203c4c57dac2998780972450ced372b960", "WEBSEARCH_BENCH_GRABY",
+                "tests/fixtures/content"),
+    _unlabelled("metascraper", "microlinkhq/metascraper", "20423f52ef9b4a07d3b25e56e34d2756b3291250",
+                "WEBSEARCH_BENCH_METASCRAPER", "packages/metascraper/test/integration",
+                keep=lambda path: path.endswith("/input.html")),
+    _unlabelled("netease", "chrislinan/cx-extractor-python", "56f19b1b7a340f730a9cfd28d2e11e65709f8852",
+                "WEBSEARCH_BENCH_CXEXTRACTOR", "RawHtml", kind="news/zh", step=4),
 ]
 
 
