@@ -19,7 +19,15 @@ from websearch_mcp.extract.notices import (
 from websearch_mcp.extract.replies import lead_in, mark_titled_sections
 from websearch_mcp.extract.streamed import place_streamed_parts
 from websearch_mcp.extract.teasers import card_signature, is_teaser_grid, marked_other_pages
-from websearch_mcp.extract.text import ends_a_sentence, host_of, link_density, linked_length, text_of, visible_length
+from websearch_mcp.extract.text import (
+    ends_a_sentence,
+    host_of,
+    inside,
+    link_density,
+    linked_length,
+    text_of,
+    visible_length,
+)
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -171,7 +179,7 @@ def prune(root: HtmlElement, host: str = "", thread: bool = False) -> None:
     _keep_lead_caption(root)
     runs: dict[tuple[HtmlElement, str, bool], bool] = {}
     # a code block is verbatim: a highlighter's `hljs-comment` or `token comment` span is the code's own
-    verbatim = {element for block in root.iter("pre", "code") for element in block.iter() if element is not block}
+    verbatim = inside(root, "pre", "code")
     dropped: set[HtmlElement] = set()
     for element in list(root.iter(*_PRUNE_CANDIDATES)):  # one pass, in document order
         if element is root or element in verbatim or (dropped and _inside_dropped(element, root, dropped)):

@@ -31,7 +31,7 @@ from websearch_mcp.extract.replies import (
     thread_of,
 )
 from websearch_mcp.extract.teasers import lists_other_pages, starts_with_link
-from websearch_mcp.extract.text import HEADINGS, ends_a_sentence, link_density, text_of, visible_length
+from websearch_mcp.extract.text import HEADINGS, ends_a_sentence, inside, link_density, text_of, visible_length
 from websearch_mcp.passages import CJK, cjk_count
 
 TYPE_CHECKING = False
@@ -228,7 +228,7 @@ def score_paragraphs(root: HtmlElement, thread: bool = False, plain: bool = Fals
     bodies = list(root.iter("body"))
     alone = len(bodies) == 1 and root.getnext() is None and root.getprevious() is None
     # a code block is one paragraph: its highlighter's lines (`<span class="line">`) are not more of them
-    in_code = {element for block in root.iter("pre") for element in block.iterdescendants()}
+    in_code = inside(root, "pre")
     for paragraph in _BODY_PARAGRAPHS(bodies[0]) if alone else _PARAGRAPHS(root):
         if in_code and paragraph in in_code:
             continue

@@ -18,6 +18,11 @@ if TYPE_CHECKING:
 text_of: Callable[[HtmlElement], str] = partial(etree.tostring, method="text", encoding="unicode", with_tail=False)
 
 
+def inside(root: HtmlElement, *tags: str) -> set[HtmlElement]:
+    """Every element below an element of these tags under root (a code block's highlighted spans)."""
+    return {element for block in root.iter(*tags) for element in block.iterdescendants()}
+
+
 # What a sentence ends with (a closing quote or bracket after its stop included), in the scripts read most.
 SENTENCE_STOPS = (".", "!", "?", "…", "。", "！", "？", "\"", "”", "»", ")")
 HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
