@@ -40,3 +40,21 @@ def test_pack_fits_the_budget_and_restores_reading_order():
 def test_token_estimate_counts_cjk_characters():
     assert estimate_tokens("a" * 400) == 101
     assert estimate_tokens("東" * 100) == 101
+
+
+def test_the_ranking_is_readied_once_in_the_background():
+    """search_context starts this while its pages load: the stemmer is imported and ready by the
+    time they are in, on one thread however many calls ask."""
+    import subprocess
+    import sys
+
+    script = ("import sys\n"
+              "from websearch_mcp.services import warm_up\n"
+              "assert 'snowballstemmer' not in sys.modules\n"
+              "for _ in range(3): warm_up.warm_up_ranking()\n"
+              "for thread in warm_up._started: thread.join(30)\n"
+              "from websearch_mcp.passages import _stemmer\n"
+              "print(len(warm_up._started), 'snowballstemmer' in sys.modules, _stemmer.cache_info().currsize)\n")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["1", "True", "1"]

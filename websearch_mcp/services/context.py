@@ -4,15 +4,17 @@ passages against the question, and pack the best into a token budget, with numbe
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from websearch_mcp.call_context import ToolContext
 from websearch_mcp.engines.base import SearchQuery
 from websearch_mcp.engines.fusion import normalise_url
-from websearch_mcp.passages import Passage
 from websearch_mcp.services.pages import PageReader
-from websearch_mcp.services.reading import ranked_passages
 from websearch_mcp.services.search import SearchService
+from websearch_mcp.services.warm_up import warm_up_ranking
+
+if TYPE_CHECKING:
+    from websearch_mcp.passages import Passage
 
 
 @dataclass
@@ -56,6 +58,7 @@ class ContextService:
         answer = self.search.search(SearchQuery(query=question, max_results=max_results),
                                     deadline=context.deadline, cancelled=context.cancelled.is_set)
         hits = _distinct_pages(answer.hits)
+        warm_up_ranking()  # while the pages load, not after
         outcomes = self.pages.read([hit.url for hit in hits], context)
         texts: list[tuple[int, str]] = []
         sources: list[Source] = []
@@ -68,6 +71,8 @@ class ContextService:
             if document is None:
                 failed.append(outcome.failure())
             texts.append((number, document.markdown if readable and document is not None else hit.snippet))
+        from websearch_mcp.services.reading import ranked_passages
+
         return ContextAnswer(ranked_passages(texts, question, max_tokens), sources, failed, len(hits))
 
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import math
 import queue
-import statistics
 import threading
 import time
 from collections import deque
@@ -48,6 +47,8 @@ class Latencies:
             times = list(self._times.get(name, ()))
         if len(times) < 3:
             return configured
+        import statistics  # here, not on every first search's path: it takes milliseconds to import
+
         return min(configured, max(min(HEDGE_FLOOR, configured), HEDGE_FACTOR * statistics.median(times)))
 
 

@@ -163,6 +163,10 @@ def run(services: Services, arguments: dict[str, Any], context: ToolContext) -> 
             valid.append(url)
         except InvalidUrlError as err:
             failed.append({"url": url, "error": err.message})
+    if str(arguments.get("query") or "").strip():
+        from websearch_mcp.services.warm_up import warm_up_ranking
+
+        warm_up_ranking()  # while the pages load, not after
     read = []
     for outcome in services.pages.read(valid, context, arguments.get("render")):
         if outcome.document is None:

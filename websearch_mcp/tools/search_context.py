@@ -94,8 +94,6 @@ def render_markdown(query: str, answer: ContextAnswer) -> str:
 
 def run(services: Services, arguments: dict[str, Any], context: ToolContext) -> ToolResult:
     """Search, read the top pages in parallel, rank their passages and pack the best."""
-    from websearch_mcp.passages import estimate_tokens
-
     query = arguments["query"]
     check_search_query(query)
     context.limit_wait(arguments.get("max_wait_seconds"))
@@ -103,6 +101,8 @@ def run(services: Services, arguments: dict[str, Any], context: ToolContext) -> 
     budget = services.config.max_result_chars
     tokens = min(arguments["max_tokens"], max(200, (budget - 4000) // 9))
     answer = services.context.build(query, tokens, arguments["max_results"], context)
+    from websearch_mcp.passages import estimate_tokens  # imported while the pages loaded (warm_up)
+
     structured = {
         "query": query,
         "passages": answer.passage_rows(),
