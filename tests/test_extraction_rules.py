@@ -1139,3 +1139,35 @@ def test_a_code_blocks_highlighted_spans_are_not_paragraphs():
     documents it."""
     page = extract_page(_reference_page()).markdown
     assert "introduction part number 0" in page and "recipe part number 1" in page
+
+
+def _party_topic_page() -> str:
+    """A page builder's topic page: a section of text modules, each in a container and wrappers of its
+    own; the first module holds the opening prose, the second a heading and a numbered list of long
+    points (the body, most of the text), the last a few links to related topics."""
+    opening = "".join(f"<p>Work is a central part of most people's lives, and point {n} of our view is that "
+                      f"good work pays fairly. People put energy, time, skill and ideas into it; when it is "
+                      f"good, they feel needed and respected, and it secures their families. That is why "
+                      f"unemployment and unfair pay are a danger to how our society holds together.</p>"
+                      for n in range(3))
+    points = "".join(f"<li><strong>Measure {n}: fair wages for everyone.</strong> Companies will have to "
+                     f"pay equal wages for equal work, and we want a law on equal pay instead of the toothless one, "
+                     f"so that unfair pay between women and men is found and ended. Temporary workers get the "
+                     f"same pay as the core staff from the first day, plus a premium for their flexibility, "
+                     f"and minimum wages by sector are declared binding sooner, for all firms alike.</li>"
+                     for n in range(6))
+    module = ("<div class='module--container'><div class='module--inner'><div class='module--text'>{}</div>"
+              "</div></div>")
+    related = "<a href='/steuern'>Taxes</a><a href='/rente'>Pensions</a>"
+    return (f"<html><body><nav><a href='/'>Home</a><a href='/themen'>Topics</a></nav><main><section>"
+            f"<header><h1>We fight for good work</h1></header>{module.format(opening)}"
+            f"{module.format('<h2>What we plan</h2><ol>' + points + '</ol>')}{module.format(related)}"
+            f"</section></main></body></html>")
+
+
+def test_the_opening_in_a_text_module_of_its_own_joins_the_body_below():
+    """The numbered list of long points wins (it holds most of the text), but the article opens in the
+    text module before it, three wrappers up: that module is read with it, and the links after are not."""
+    page = extract_page(_party_topic_page()).markdown
+    assert "point 0 of our view" in page and "point 2 of our view" in page and "Measure 0" in page
+    assert "Measure 5: fair wages" in page and "Pensions" not in page

@@ -353,28 +353,52 @@ def _through_wrappers(element: HtmlElement) -> HtmlElement:
 
 
 OPENED_LEVELS = 2  # how far above the best block the article may open in paragraphs of its own
+OPENED_MODULE_LEVELS = 4  # ... and in text modules of its own (a page builder's wrappers are deep)
 OPENED_SHARE = 0.3  # of the best block's visible text: the opening paragraphs that make the article
 
 
 def _opened_above(best: HtmlElement, scores: Scores) -> HtmlElement:
     """The ancestor in whose own paragraphs the article opens, before the best block (a post whose body
-    quotes a press release in a box of its own), or the best block."""
+    quotes a press release in a box of its own), or in text modules of its own (a page builder's topic
+    page whose body is a list in the module after them); or the best block."""
     element = best
-    for _ in range(OPENED_LEVELS):
+    for level in range(OPENED_MODULE_LEVELS):
         parent = element.getparent()
         if parent is None or parent.tag in NO_TEXT or parent.tag in _NO_CREDIT:
             return best
-        opening = 0
+        opening = in_blocks = 0
         for child in parent:
             if child is element:
                 break
-            if _is_prose(child, scores):
+            if level < OPENED_LEVELS and _is_prose(child, scores):
                 opening += visible_length(text_of(child))
-        if opening >= SIBLING_PROSE and opening >= OPENED_SHARE * visible_length(text_of(best)) \
+            elif level and _is_prose_block(child, scores):  # (beside the best block itself: a sibling)
+                in_blocks += visible_length(text_of(child))
+        shown = visible_length(text_of(best))
+        opening += in_blocks
+        if opening >= SIBLING_PROSE and opening >= OPENED_SHARE * shown and not (
+                in_blocks and visible_length(text_of(parent)) > (shown + opening) * OPENED_GROWTH) \
                 and not in_furniture(parent, scores) and link_density(parent) <= 0.3:
             return parent
         element = parent
     return best
+
+
+OPENED_GROWTH = 1.3  # a block it opens in by text modules holds little more than they and the best
+
+
+def _is_prose_block(element: HtmlElement, scores: Scores) -> bool:
+    """A block of paragraphs beside the best one (a page builder's text module before the module that
+    holds a list): the paragraphs hold nearly all its text, it ends a sentence, it has few links."""
+    if element.tag not in ("div", "section"):
+        return False
+    text = text_of(element)
+    shown = visible_length(text)
+    if shown < SIBLING_PROSE:
+        return False
+    inside = sum(visible_length(text_of(p)) for p in element.iter("p"))
+    return (inside >= 0.9 * shown and ends_a_sentence(text) and link_density(element, text) < 0.25
+            and not in_furniture(element, scores))
 
 
 def _best(ranked: list[HtmlElement], scores: Scores) -> HtmlElement:
