@@ -1171,3 +1171,27 @@ def test_the_opening_in_a_text_module_of_its_own_joins_the_body_below():
     page = extract_page(_party_topic_page()).markdown
     assert "point 0 of our view" in page and "point 2 of our view" in page and "Measure 0" in page
     assert "Measure 5: fair wages" in page and "Pensions" not in page
+
+
+def _old_news_layout() -> str:
+    """A news page of 2014: the first paragraphs each in a block of its own, a box of related articles,
+    then the block that holds the rest of the story."""
+    ordinals = ("first", "second", "third", "fourth")
+    opening = "".join(f"<div class='{o}Par'><p>The {o} paragraph says that newly released files show the prime "
+                      f"minister tried to delay the new exams, fearing they would lower standards.</p></div>"
+                      for o in ordinals)
+    related = ("<div class='related-links'><h3>Related Articles</h3><ul>" + "".join(
+        f"<li><a href='/news/{n}'>Files reveal what the cabinet feared in year {n}</a></li>"
+        for n in range(1986, 1992)) + "</ul></div>")
+    body = "<div class='body'>" + "".join(
+        f"<p>Paragraph {n} of the body: the papers, released by the National Archives in Kew, record her "
+        f"worries, her letters to the education secretary, and the answers of her advisers.</p>"
+        for n in range(10)) + "</div>"
+    return (f"<html><body><div id='masthead'><a href='/'>Home</a><a href='/news'>News</a></div>"
+            f"<div id='mainBodyArea'>{opening}{related}{body}</div></body></html>")
+
+
+def test_the_first_paragraphs_in_blocks_of_their_own_join_the_body_past_a_box_of_links():
+    page = extract_page(_old_news_layout()).markdown
+    assert "The first paragraph says" in page and "The fourth paragraph says" in page
+    assert "Paragraph 9 of the body" in page and "what the cabinet feared" not in page

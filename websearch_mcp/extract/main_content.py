@@ -388,8 +388,8 @@ OPENED_GROWTH = 1.3  # a block it opens in by text modules holds little more tha
 
 
 def _is_prose_block(element: HtmlElement, scores: Scores) -> bool:
-    """A block of paragraphs beside the best one (a page builder's text module before the module that
-    holds a list): the paragraphs hold nearly all its text, it ends a sentence, it has few links."""
+    """A block of paragraphs before the best one (the article's opening in a block of its own, a page
+    builder's text module): the paragraphs hold nearly all its text, it ends a sentence, it has few links."""
     if element.tag not in ("div", "section"):
         return False
     text = text_of(element)
@@ -647,7 +647,7 @@ def _with_siblings(best: HtmlElement, scores: Scores) -> list[HtmlElement]:
     chosen = []
     signature = _kin(best)
     lead = _lead_caption(parent, best)
-    opening = _opening_block(best, scores)
+    openings = _opening_blocks(best, scores, past_links=True)
     for sibling in parent:
         if lead is not None and sibling is lead:
             caption = lead.find(".//figcaption")
@@ -665,7 +665,7 @@ def _with_siblings(best: HtmlElement, scores: Scores) -> list[HtmlElement]:
         if sibling is best:
             chosen.append(sibling)
         elif ((scores.subtree.get(sibling, 0.0) >= enough and link_density(sibling) < 0.3)
-                or _is_prose(sibling, scores) or sibling is opening) and not _opens_as_notice(sibling):
+                or _is_prose(sibling, scores) or sibling in openings) and not _opens_as_notice(sibling):
             chosen.append(sibling)  # (not a disclaimer or a copyright line beside it, in whatever language)
     return _with_repeated_parents(parent, chosen, scores, threshold)
 
@@ -673,19 +673,28 @@ def _with_siblings(best: HtmlElement, scores: Scores) -> list[HtmlElement]:
 def _opening_block(best: HtmlElement, scores: Scores) -> HtmlElement | None:
     """The article's opening paragraph in a block of its own just before its body (no class saying it is
     the lead), with nothing between them but a little text (an advertisement's label, a caption)."""
+    openings = _opening_blocks(best, scores)
+    return openings[0] if openings else None
+
+
+LINK_BOX = 0.5  # link density of a box the opening blocks may sit on either side of ("Related articles")
+
+
+def _opening_blocks(best: HtmlElement, scores: Scores, past_links: bool = False) -> list[HtmlElement]:
+    """The blocks of paragraphs just before the article's body, nearest first, with nothing between
+    them but a little text; with past_links, a box of links too (an old news layout puts each of the
+    first paragraphs in a block of its own, and a box of related articles before the body)."""
+    found: list[HtmlElement] = []
     sibling = best.getprevious()
     while sibling is not None:
         text = text_of(sibling)
         if visible_length(text) >= SIBLING_PROSE:
-            paragraphs = sibling.findall(".//p")
-            inside = sum(visible_length(text_of(p)) for p in paragraphs)
-            if (sibling.tag in ("div", "section") and paragraphs and inside >= 0.9 * visible_length(text)
-                    and ends_a_sentence(text) and link_density(sibling, text) < 0.25
-                    and not in_furniture(sibling, scores)):
-                return sibling
-            return None
+            if _is_prose_block(sibling, scores):
+                found.append(sibling)
+            elif not (past_links and link_density(sibling, text) > LINK_BOX):
+                break
         sibling = sibling.getprevious()
-    return None
+    return found
 
 
 def _opens_as_notice(element: HtmlElement) -> bool:
