@@ -361,7 +361,7 @@ def _opened_above(best: HtmlElement, scores: Scores) -> HtmlElement:
     """The ancestor in whose own paragraphs the article opens, before the best block (a post whose body
     quotes a press release in a box of its own), or in text modules of its own (a page builder's topic
     page whose body is a list in the module after them); or the best block."""
-    element = best
+    element, shown = best, visible_length(text_of(best))
     for level in range(OPENED_MODULE_LEVELS):
         parent = element.getparent()
         if parent is None or parent.tag in NO_TEXT or parent.tag in _NO_CREDIT:
@@ -374,7 +374,6 @@ def _opened_above(best: HtmlElement, scores: Scores) -> HtmlElement:
                 opening += visible_length(text_of(child))
             elif level and _is_prose_block(child, scores):  # (beside the best block itself: a sibling)
                 in_blocks += visible_length(text_of(child))
-        shown = visible_length(text_of(best))
         opening += in_blocks
         if opening >= SIBLING_PROSE and opening >= OPENED_SHARE * shown and not (
                 in_blocks and visible_length(text_of(parent)) > (shown + opening) * OPENED_GROWTH) \
