@@ -481,6 +481,8 @@ UNLABELLED = [
     _unlabelled("metascraper", "microlinkhq/metascraper", "20423f52ef9b4a07d3b25e56e34d2756b3291250",
                 "WEBSEARCH_BENCH_METASCRAPER", "packages/metascraper/test/integration",
                 keep=lambda path: path.endswith("/input.html")),
+    _unlabelled("crux", "chimbori/crux", "4aa31ad9b6ce3c954edbda3e69be581fafb010f4", "WEBSEARCH_BENCH_CRUX",
+                "test_data"),
     _unlabelled("netease", "chrislinan/cx-extractor-python", "56f19b1b7a340f730a9cfd28d2e11e65709f8852",
                 "WEBSEARCH_BENCH_CXEXTRACTOR", "RawHtml", kind="news/zh", step=4),
 ]

@@ -136,6 +136,8 @@ def test_a_data_island_of_labels_is_not_content():
     ("tabContent tabContentActive", False, False), ("RichTextArticleBody-body", False, True),
     ("sxolia", True, False), ("komentare-list", True, False),
     ("commentOnSelection", False, False),  # a post's "comment on the selected text" feature, around the post
+    ("post hentry status-published commented", False, True),  # a post that has comments is the post
+    ("entry commentable", False, True), ("commenting-area", True, False), ("commented-list", True, False),
 ])
 def test_class_words_are_whole_words(label, comments, positive):
     from websearch_mcp.extract.labels import label_kind
@@ -183,6 +185,47 @@ def test_text_is_fit_for_a_model():
             + "<ruby>漢<rp>(</rp><rt>かん</rt><rp>)</rp></ruby><ruby>字<rt>じ</rt></ruby>を読む。</p>"
             "</article></body></html>")
     assert "漢字を読む。" in extract_page(html).markdown
+
+
+def test_a_post_whose_class_says_it_has_comments_is_read_as_the_post():
+    # a blog network's post: `<article class="post hentry commented">` (it has comments) holds the body; the
+    # sidebar's trending blurbs are all that is left when the post is taken for a comment section
+    trending = "".join(f"<div class='trending-description'><p>Trending story {n}, a line about it, and a "
+                       f"little more about it.</p></div>" for n in range(3))
+    html = (f"<html><body><article class='post hentry js_post_item status-published commented'>"
+            f"<h1>Ferry timetable</h1><div class='post-content entry-content'>{ARTICLE}</div></article>"
+            f"<aside>{trending}</aside></body></html>")
+    markdown = extract_page(html, "https://blog.example.org/5659837/ferry-timetable").markdown
+    assert "second crossing each morning" in markdown and "late evening boat" in markdown
+    assert "Trending story" not in markdown
+
+
+def _old_reddit_comment(number: int, text: str) -> str:
+    return (f"<div class='thing comment' id='thing_t1_{number}'><div class='entry'><p class='tagline'>"
+            f"<a href='/user/reader{number}'>reader{number}</a> {number + 3} points 2 months ago</p>"
+            f"<form class='usertext warn-on-unload' action='#'><div class='usertext-body md-container'>"
+            f"<div class='md'><p>{text}</p></div></div></form></div></div>")
+
+
+def test_a_threads_posts_in_their_edit_forms_are_its_content():
+    # old Reddit puts each comment's text in the form that edits it: forms alike holding the thread's text
+    # are its posts, while a comment form with its rules is still furniture
+    comments = "".join(_old_reddit_comment(n, text) for n, text in enumerate((
+        "An acetone smell means the yeast is hungry: feed it twice a day for a week and it recovers. Keep "
+        "the jar somewhere warm while you do, and discard half of it before each feed.",
+        "Also leave tap water out overnight first, since chlorine slows the culture down a lot. Filtered "
+        "water works too, and so does boiled water once it has cooled to room temperature.",
+        "Mine smelled the same after a holiday, and two days of regular feeding fixed it completely. The "
+        "smell is harmless, and the bread it makes afterwards tastes the same as before.",
+        "If it still smells after a week, start over with rye flour: it carries more wild yeast, and a new "
+        "starter made with it is usually lively within five or six days.")))
+    rules = "<form class='comment-form'><p>Allowed HTML: a, em, strong and code, checked before posting.</p></form>"
+    html = (f"<html><body><div class='content'><div class='commentarea'>{rules}<div class='sitetable nestedlisting'>"
+            f"{comments}</div></div></div></body></html>")
+    markdown = extract_page(html, "https://www.reddit.com/r/Sourdough/comments/4nle7s/acetone/").markdown
+    for text in ("yeast is hungry", "chlorine slows", "two days of regular feeding"):
+        assert text in markdown
+    assert "Allowed HTML" not in markdown
 
 
 def test_replies_below_an_article_stay_when_the_page_is_a_thread():

@@ -180,15 +180,38 @@ def prune(root: HtmlElement, host: str = "", thread: bool = False) -> None:
     runs: dict[tuple[HtmlElement, str, bool], bool] = {}
     # a code block is verbatim: a highlighter's `hljs-comment` or `token comment` span is the code's own
     verbatim = inside(root, "pre", "code")
+    posts = _forms_of_posts(root, total)
     dropped: set[HtmlElement] = set()
     for element in list(root.iter(*_PRUNE_CANDIDATES)):  # one pass, in document order
         if element is root or element in verbatim or (dropped and _inside_dropped(element, root, dropped)):
             continue
+        if posts and element in posts:
+            continue  # a post's text in its edit form: the form is no furniture (what it holds is read on)
         if is_teaser_grid(element) or (_is_furniture(element, total, runs, thread, entries)
                                        and not _links_elsewhere(element, host)):
             drop(element)
             dropped.add(element)
     _drop_closing_notices(root)
+
+
+POST_FORMS = 3  # forms alike that hold text: each post of a thread in its edit form (old Reddit's `usertext`)
+POST_FORMS_SHARE = 0.4  # of the content's text, held by those forms together
+
+
+def _forms_of_posts(root: HtmlElement, total: int) -> set[HtmlElement]:
+    """Forms that hold the posts of a thread: three or more alike (tag and first class), each with text,
+    holding much of the content's text together. A form is furniture (a search box, a comment form and
+    its rules) except where a site puts every post in one, to be edited in place."""
+    groups: dict[str, list[HtmlElement]] = {}
+    for form in root.iter("form"):
+        if form is not root and form.get("class"):
+            groups.setdefault(card_signature(form), []).append(form)
+    posts: set[HtmlElement] = set()
+    for forms in groups.values():
+        sizes = [len(text_of(form).strip()) for form in forms]
+        if len(forms) >= POST_FORMS and all(sizes) and sum(sizes) >= total * POST_FORMS_SHARE:
+            posts.update(forms)
+    return posts
 
 
 def _linked_titles(root: HtmlElement) -> int:

@@ -54,7 +54,7 @@ POSITIVE = re.compile(
 # ("commentlist", "commentbody", German "Kommentarbereich"); not one that ends with it ("nocomments",
 # "tonecomment"), nor "commentary", "commentator" or "commentisfree".
 COMMENTS = re.compile(
-    _EDGE + r"(?:comment(?!ary|ator|isfree)\w*|disqus\w*|kommentar\w*|commentaires?|comentarios?|komentar\w*|"
+    _EDGE + r"(?:comment(?!ary|ator|isfree|ed$|able$)\w*|disqus\w*|kommentar\w*|commentaires?|comentarios?|komentar\w*|"
     r"sxolia|scholia|kommentarii|comm|reacties|reactie|yorum\w*|otzyv\w*|opiniones|opinioes|"
     r"bewertungen|recensioni|recenzje|binh luan|diskuse|diskuze|prispev\w*|guestbook|gaestebuch|gastebuch|"
     # readers' opinions (Polish, French, English, German), and comments in Hungarian, Finnish and Romanian
