@@ -228,6 +228,49 @@ def test_a_threads_posts_in_their_edit_forms_are_its_content():
     assert "Allowed HTML" not in markdown
 
 
+def _recorded(name: str) -> str:
+    import gzip
+
+    from tests.fake_upstream import FIXTURES
+
+    return gzip.decompress((FIXTURES / "recorded" / name).read_bytes()).decode("utf-8")
+
+
+def test_a_thread_opens_with_its_post_above_the_run_of_replies():
+    # old Reddit (a recorded page): the submission's text in a listing of its own, its comments (each
+    # classed apart by its id, each in the form that edits it) in the comment area below, the subreddit's
+    # rules in the sidebar. The thread is the submission, then its comments; never the sidebar
+    html = _recorded("crux-reddit-androidapps.html.gz")
+    url = "https://www.reddit.com/r/androidapps/comments/4nle7s/dev_hermit_has_a_new_ad_blocker_50_off_premium/"
+    markdown = extract_page(html, url).markdown
+    post, reply = "seeing how often Hermit gets recommended here", "You may want to add in your OP what hermit is"
+    assert post in markdown and reply in markdown and markdown.index(post) < markdown.index(reply)
+    assert "does not support piracy" not in markdown and "search parameters" not in markdown
+
+
+def test_a_link_posts_thread_takes_no_opening_post_from_the_sidebar():
+    # the same thread as a link post (its text taken out): nothing before the comments opens it, and the
+    # subreddit's description in the sidebar, before them in the markup, is not taken for it
+    import lxml.html
+
+    tree = lxml.html.fromstring(_recorded("crux-reddit-androidapps.html.gz"))
+    for text in tree.xpath("//div[@id='thing_t3_4nle7s']//div[contains(@class, 'expando')]"):
+        text.getparent().remove(text)
+    url = "https://www.reddit.com/r/androidapps/comments/4nle7s/dev_hermit_has_a_new_ad_blocker_50_off_premium/"
+    markdown = extract_page(lxml.html.tostring(tree, encoding="unicode"), url).markdown
+    assert "You may want to add in your OP what hermit is" in markdown
+    assert "does not support piracy" not in markdown and "Submission Rules" not in markdown
+
+
+def test_a_recorded_post_classed_commented_is_read_as_the_post():
+    # Lifehacker's post of 2010 as a blog network served it later: `<article class="post hentry ...
+    # commented">`; taken for a comment section, the post lost to its header and the sidebar
+    markdown = extract_page(_recorded("crux-lifehacker-rocket-stove.html.gz"),
+                            "http://lifehacker.com/5659837/build-a-rocket-stove-to-heat-your-home-with-wood-scraps").markdown
+    assert markdown.startswith("If you find yourself with lots of leftover wood")
+    assert "make your existing fireplace more efficient" in markdown and "Toggle Conversation tools" not in markdown
+
+
 def test_replies_below_an_article_stay_when_the_page_is_a_thread():
     from tests.fake_upstream import FIXTURES
 

@@ -20,6 +20,7 @@ from websearch_mcp.extract.labels import NEUTRAL, class_weight, kind_of
 from websearch_mcp.extract.notices import is_notice_block, opens_as_notice, opens_with_notice_words, short_enough
 from websearch_mcp.extract.replies import (
     NO_TEXT,
+    THREAD_POSTS,
     THREAD_REPLY,
     are_posts,
     article_before,
@@ -446,10 +447,12 @@ def main_elements(root: HtmlElement, thread: bool = False, plain: bool = False,
         best = _best_rival(best, ranked, scores, lambda c: not lists_other_pages(c) and _sentences(c) >= 2)
     best = _under_title(_inside_main(best, ranked, scores), ranked, scores)
     posts = thread_of(best, scores)
+    opening_post = None
     if thread and not posts:
         apart = replies_after(best, scores)  # a question, and its answers in a block of their own below it
         if apart:
             return _under_lead(apart, scores)
+        opening_post = _opening_post(best, ranked, scores)
     replies = posts or ([child for child in best if len(child)] if is_reply_run(best, scores) else [])
     article = None if thread or not replies else article_before(replies, ranked, scores)
     if article is not None:
@@ -466,7 +469,31 @@ def main_elements(root: HtmlElement, thread: bool = False, plain: bool = False,
     else:
         best = _climb(best, scores)
         chosen = _with_siblings(best, scores)
+    if opening_post is not None and not any(_related(opening_post, c) for c in chosen):
+        chosen = [opening_post, *chosen]
     return _under_lead(chosen, scores)
+
+
+def _opening_post(replies_block: HtmlElement, ranked: list[HtmlElement], scores: Scores) -> HtmlElement | None:
+    """On a thread's page whose best block is the run of its replies (three or more alike by tag and first
+    class word, most of them signed), the post that opened the thread in a block of its own before them,
+    in the same part of the page: old Reddit's submission above its comments, whose classes name each
+    comment apart."""
+    replies = [child for child in replies_block if scores.subtree.get(child, 0.0) > 0]
+    if len(replies) < THREAD_POSTS:
+        return None
+    first = _first_class(replies[0])
+    if not first or any(r.tag != replies[0].tag or _first_class(r) != first for r in replies):
+        return None
+    top = replies_block  # the post shares a block below <body> with its replies (a sidebar's text does not)
+    while top.getparent() is not None and top.getparent().tag not in NO_TEXT:
+        top = top.getparent()
+    return article_before(replies, [c for c in ranked if within(c, top)], scores)
+
+
+def _first_class(element: HtmlElement) -> str:
+    words = (element.get("class") or "").split(None, 1)
+    return words[0] if words else ""
 
 
 def _best_rival(best: HtmlElement, ranked: list[HtmlElement], scores: Scores,
