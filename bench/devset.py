@@ -483,6 +483,9 @@ UNLABELLED = [
                 keep=lambda path: path.endswith("/input.html")),
     _unlabelled("crux", "chimbori/crux", "4aa31ad9b6ce3c954edbda3e69be581fafb010f4", "WEBSEARCH_BENCH_CRUX",
                 "test_data"),
+    _unlabelled("omnivore", "omnivore-app/omnivore", "322ce62b2e09a4fc8f328dde6003e7066953a9ca",
+                "WEBSEARCH_BENCH_OMNIVORE", "packages/readabilityjs/test/test-pages",
+                keep=lambda path: path.endswith("/source.html")),
     _unlabelled("netease", "chrislinan/cx-extractor-python", "56f19b1b7a340f730a9cfd28d2e11e65709f8852",
                 "WEBSEARCH_BENCH_CXEXTRACTOR", "RawHtml", kind="news/zh", step=4),
 ]
