@@ -52,7 +52,9 @@ POSITIVE = re.compile(
     re.IGNORECASE)
 # Comment sections: nothing inside them is the article. Words, and compounds that start with the word
 # ("commentlist", "commentbody", German "Kommentarbereich"); not one that ends with it ("nocomments",
-# "tonecomment"), nor "commentary", "commentator" or "commentisfree".
+# "tonecomment"), nor "commentary", "commentator" or "commentisfree", nor a state: a post that has
+# comments ("commented") or may get them ("commentable") is the post (as a token's last word
+# only: "commented-list" is still read as comments).
 COMMENTS = re.compile(
     _EDGE + r"(?:comment(?!ary|ator|isfree|ed$|able$)\w*|disqus\w*|kommentar\w*|commentaires?|comentarios?|komentar\w*|"
     r"sxolia|scholia|kommentarii|comm|reacties|reactie|yorum\w*|otzyv\w*|opiniones|opinioes|"
