@@ -248,6 +248,17 @@ def test_a_thread_opens_with_its_post_above_the_run_of_replies():
     assert "does not support piracy" not in markdown and "search parameters" not in markdown
 
 
+def test_a_threads_nested_replies_stay_beside_their_action_links():
+    # a reply to a reply sits in a block of its own whose links (permalink, save, report, reply, the
+    # author's name) outweigh its short text: read as a box of links, it was dropped with its text
+    url = "https://www.reddit.com/r/androidapps/comments/4nle7s/dev_hermit_has_a_new_ad_blocker_50_off_premium/"
+    markdown = extract_page(_recorded("crux-reddit-androidapps.html.gz"), url).markdown
+    for reply in ("Widgets are coming soon, stay tuned!", "Tried submitting, they don't allow promo code deals",
+                  "eagerly awaiting the next set"):
+        assert reply in markdown
+    assert "permalink" not in markdown and "embedsave" not in markdown
+
+
 def test_a_link_posts_thread_takes_no_opening_post_from_the_sidebar():
     # the same thread as a link post (its text taken out): nothing before the comments opens it, and the
     # subreddit's description in the sidebar, before them in the markup, is not taken for it

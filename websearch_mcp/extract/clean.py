@@ -181,11 +181,14 @@ def prune(root: HtmlElement, host: str = "", thread: bool = False) -> None:
     # a code block is verbatim: a highlighter's `hljs-comment` or `token comment` span is the code's own
     verbatim = inside(root, "pre", "code")
     posts = _forms_of_posts(root, total)
+    # on a thread's page, the blocks around a post's form are the post and its replies (a reply nested
+    # under another, its action links many beside a short text), not a box of links
+    around_posts = {a for form in posts for a in form.iterancestors() if a is not root} if thread else set()
     dropped: set[HtmlElement] = set()
     for element in list(root.iter(*_PRUNE_CANDIDATES)):  # one pass, in document order
         if element is root or element in verbatim or (dropped and _inside_dropped(element, root, dropped)):
             continue
-        if posts and element in posts:
+        if posts and (element in posts or element in around_posts):
             continue  # a post's text in its edit form: the form is no furniture (what it holds is read on)
         if is_teaser_grid(element) or (_is_furniture(element, total, runs, thread, entries)
                                        and not _links_elsewhere(element, host)):
