@@ -259,6 +259,16 @@ def test_a_threads_nested_replies_stay_beside_their_action_links():
     assert "permalink" not in markdown and "embedsave" not in markdown
 
 
+def test_blocks_are_alike_by_their_first_class_word_when_the_class_opens_with_a_space():
+    # old Reddit writes `class=" thing id-t1_... comment"`: its blocks are alike as things, not as all <div>s
+    from websearch_mcp.extract.teasers import card_signature
+
+    thing, other_thing, side = (parse_html(f"<div class='{label}'>x</div>").find(".//div") for label in (
+        " thing id-t1_a comment", "thing id-t1_b comment", " side"))
+    assert card_signature(thing) == card_signature(other_thing) == "div thing"
+    assert card_signature(side) != card_signature(thing)
+
+
 def test_a_link_posts_thread_takes_no_opening_post_from_the_sidebar():
     # the same thread as a link post (its text taken out): nothing before the comments opens it, and the
     # subreddit's description in the sidebar, before them in the markup, is not taken for it

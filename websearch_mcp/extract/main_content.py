@@ -31,7 +31,7 @@ from websearch_mcp.extract.replies import (
     signed_post,
     thread_of,
 )
-from websearch_mcp.extract.teasers import lists_other_pages, starts_with_link
+from websearch_mcp.extract.teasers import card_signature, lists_other_pages, starts_with_link
 from websearch_mcp.extract.text import HEADINGS, ends_a_sentence, inside, link_density, text_of, visible_length
 from websearch_mcp.passages import CJK, cjk_count
 
@@ -482,18 +482,13 @@ def _opening_post(replies_block: HtmlElement, ranked: list[HtmlElement], scores:
     replies = [child for child in replies_block if scores.subtree.get(child, 0.0) > 0]
     if len(replies) < THREAD_POSTS:
         return None
-    first = _first_class(replies[0])
-    if not first or any(r.tag != replies[0].tag or _first_class(r) != first for r in replies):
+    signature = card_signature(replies[0])
+    if not replies[0].get("class", "").strip() or any(card_signature(r) != signature for r in replies):
         return None
     top = replies_block  # the post shares a block below <body> with its replies (a sidebar's text does not)
     while top.getparent() is not None and top.getparent().tag not in NO_TEXT:
         top = top.getparent()
     return article_before(replies, [c for c in ranked if within(c, top)], scores)
-
-
-def _first_class(element: HtmlElement) -> str:
-    words = (element.get("class") or "").split(None, 1)
-    return words[0] if words else ""
 
 
 def _best_rival(best: HtmlElement, ranked: list[HtmlElement], scores: Scores,
@@ -671,7 +666,7 @@ def _with_siblings(best: HtmlElement, scores: Scores) -> list[HtmlElement]:
     mine = scores.subtree.get(best, 0.0)
     threshold = max(min(SIBLING_MIN, mine * 0.5), mine * SIBLING_SHARE)
     chosen = []
-    signature = _kin(best)
+    signature = card_signature(best)  # blocks of one kind ("row band-a", "row band-b")
     lead = _lead_caption(parent, best)
     openings = _opening_blocks(best, scores, past_links=True)
     for sibling in parent:
@@ -683,7 +678,7 @@ def _with_siblings(best: HtmlElement, scores: Scores) -> list[HtmlElement]:
             continue
         # a block of the same kind as the best one (the next part of an article split into sections)
         # needs only some article text
-        enough = min(threshold, SIBLING_MIN_PEER) if _kin(sibling) == signature else threshold
+        enough = min(threshold, SIBLING_MIN_PEER) if card_signature(sibling) == signature else threshold
         if scores.thread:
             enough = min(enough, THREAD_REPLY)  # on a thread's page a short reply beside the post is a post
         elif sibling is not best and replies_below(sibling, scores):
@@ -751,11 +746,6 @@ def _is_prose(element: HtmlElement, scores: Scores) -> bool:
         return False
     text = element.text_content()
     return visible_length(text) >= SIBLING_PROSE and link_density(element, text) < 0.25
-
-
-def _kin(element: HtmlElement) -> tuple[str, str]:
-    """Tag and first class word: blocks of one kind ("row band-a", "row band-b": sections of a page)."""
-    return element.tag, (element.get("class") or "").split(" ", 1)[0]
 
 
 def _with_repeated_parents(parent: HtmlElement, chosen: list[HtmlElement], scores: Scores,

@@ -94,7 +94,8 @@ def _title_on_its_own_line(card: HtmlElement) -> bool:
 
 def card_signature(element: HtmlElement) -> str:
     """What makes blocks alike: their tag and first class."""
-    return f"{element.tag} {(element.get('class') or '').split(' ', 1)[0]}"
+    words = (element.get("class") or "").split(None, 1)  # (old Reddit's classes open with a space)
+    return f"{element.tag} {words[0] if words else ''}"
 
 
 def starts_with_link(item: HtmlElement) -> bool:
