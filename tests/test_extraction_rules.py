@@ -292,6 +292,47 @@ def test_a_recorded_post_classed_commented_is_read_as_the_post():
     assert "make your existing fireplace more efficient" in markdown and "Toggle Conversation tools" not in markdown
 
 
+def _photo_post(prose: str, photos: int) -> str:
+    figures = "".join(
+        f"<figure class='image'><img src='/p/{n}.jpg' alt=''><figcaption class='caption'><span>Photo {n}: marchers"
+        f" cross the square of district {n} at dusk, their banners lit by the shops still open.</span>"
+        f"</figcaption><p class='credit'>Photo by A. Lens</p></figure>" for n in range(1, photos + 1))
+    return (f"<html><body><nav><a href='/'>Home</a> <a href='/photo'>Photo</a></nav><main><h1>The march</h1>"
+            f"<div class='body'>{prose}{figures}</div></main><footer>© 2014 The Daily</footer></body></html>")
+
+
+def test_a_photo_posts_captions_are_what_it_says():
+    # a gallery: two paragraphs, then captioned photos whose captions hold more text than the prose
+    prose = ("<p>The city marched again on Monday, a week before the games begin, against what they cost.</p>"
+             "<p>Here are some of the most striking photos from the day.</p>")
+    markdown = extract_page(_photo_post(prose, 6), "https://news.example.com/photo/2014/06/the-march").markdown
+    assert "against what they cost" in markdown
+    for n in (1, 4, 6):
+        assert f"Photo {n}: marchers cross the square of district {n}" in markdown
+    assert markdown.index("most striking photos") < markdown.index("Photo 1:")
+
+
+def test_an_articles_photo_captions_stay_out_when_its_prose_holds_more():
+    # the same photos in a long article: its prose says more than the captions, which stay furniture
+    prose = "".join(f"<p>Paragraph {n} of the report, on what the march asked of the city, and what the city"
+                    f" answered, told at length by the people who walked it from the station to the square.</p>"
+                    for n in range(1, 13))
+    markdown = extract_page(_photo_post(prose, 4), "https://news.example.com/2014/06/the-march").markdown
+    assert "Paragraph 12 of the report" in markdown
+    assert "marchers cross the square of district 3" not in markdown
+
+
+def test_a_recorded_photo_post_keeps_its_captions():
+    # Slate's photo post of 2014: two paragraphs, then nineteen figures, each caption classed `caption`
+    markdown = extract_page(_recorded("newspaper4k-slate-world-cup-protests.html.gz"),
+                            "http://www.slate.com/blogs/the_spot/2014/06/10/brazil_world_cup_protests_striking_"
+                            "images_of_the_country_s_anti_world_cup.html").markdown
+    assert markdown.startswith("The biggest challenge to Brazil")
+    for caption in ("Demonstrators from the anarchist group Black Bloc clash with police",
+                    "A journalist is taken from a protest on a stretcher"):
+        assert caption in markdown
+
+
 def test_replies_below_an_article_stay_when_the_page_is_a_thread():
     from tests.fake_upstream import FIXTURES
 

@@ -176,7 +176,8 @@ def prune(root: HtmlElement, host: str = "", thread: bool = False) -> None:
     them, an index of posts), a heading that is a link stays: it names the entry its text describes."""
     total = len(root.text_content()) or 1
     entries = _linked_titles(root) >= LINKED_TITLES
-    _keep_lead_caption(root)
+    if not _keep_gallery_captions(root, total):
+        _keep_lead_caption(root)
     runs: dict[tuple[HtmlElement, str, bool], bool] = {}
     # a code block is verbatim: a highlighter's `hljs-comment` or `token comment` span is the code's own
     verbatim = inside(root, "pre", "code")
@@ -291,6 +292,32 @@ def _keep_lead_caption(root: HtmlElement) -> None:
         caption.tag = "p"
         caption.tail = None
         figure.addprevious(caption)
+
+
+GALLERY_FIGURES = 3  # captioned figures that, holding more text than the prose beside them, make a gallery
+
+
+def _keep_gallery_captions(root: HtmlElement, total: int) -> bool:
+    """A gallery (a post of photos, its prose a few lines above them): when GALLERY_FIGURES or more
+    figures have a caption of LEAD_CAPTION characters and their captions hold more text than the rest,
+    the captions are what it says, and each stays as a paragraph in its figure's place."""
+    captions = []
+    for figure in root.iter("figure"):
+        caption = figure.find(".//figcaption")
+        if caption is not None and visible_length(caption.text_content()) >= LEAD_CAPTION:
+            captions.append((figure, caption))
+    if len(captions) < GALLERY_FIGURES:
+        return False
+    held = sum(len(caption.text_content()) for _, caption in captions)
+    if held * 2 < total:
+        return False
+    for figure, caption in captions:
+        if figure.getparent() is not None:
+            caption.tag = "p"
+            caption.tail = None
+            caption.attrib.pop("class", None)  # `caption`: a class word for furniture, which it is not here
+            figure.addprevious(caption)
+    return True
 
 
 def _lead_figure(root: HtmlElement) -> HtmlElement | None:
