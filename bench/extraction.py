@@ -4,7 +4,9 @@ Every set of the development set (bench/devset.py builds it from public benchmar
 describes them) is scored with its own measure: CleanEval's word alignment (cleaneval.py) for the
 CleanEval-format sets, the 4-token-shingle F1 of the scrapinghub evaluate.py for the others. Our
 Markdown is scored with its syntax stripped. The extractors take turns page by page (in a rotating
-order), and speed is pages per CPU second (time.process_time), the best of EXTRACTION_PASSES passes.
+order), and speed is pages per CPU second (time.process_time), the best of EXTRACTION_PASSES passes, of
+each extractor's own output as its user gets it (our Markdown, trafilatura's text, readability-lxml's
+HTML fragment); making plain text of it for scoring is not timed.
 
     python bench/extraction.py                          # every set, the three extractors
     python bench/extraction.py --sets readability websearch-mcp trafilatura
@@ -112,7 +114,7 @@ def strip_markdown(markdown: str) -> str:
 def ours(html: str, url: str) -> str:
     from websearch_mcp.extract import html_to_markdown
 
-    return strip_markdown(html_to_markdown(html, url or None))
+    return html_to_markdown(html, url or None)
 
 
 def trafilatura_text(html: str, url: str) -> str:
@@ -121,15 +123,19 @@ def trafilatura_text(html: str, url: str) -> str:
     return trafilatura.extract(html, url=url or None, include_comments=False) or ""
 
 
-def readability_text(html: str, url: str) -> str:
+def readability_summary(html: str, url: str) -> str:
     import logging
 
-    import lxml.html
     from readability import Document
 
     logging.getLogger("readability").setLevel(logging.CRITICAL)  # it logs a traceback for each page it fails on
 
-    summary = Document(html, url=url or None).summary(html_partial=True)
+    return Document(html, url=url or None).summary(html_partial=True)
+
+
+def html_text(summary: str) -> str:
+    import lxml.html
+
     return lxml.html.fromstring(summary).text_content() if summary.strip() else ""
 
 
@@ -142,39 +148,52 @@ def all_text(html: str, url: str) -> str:
     return tree.text_content()
 
 
-EXTRACTORS: dict[str, Callable[[str, str], str]] = {
-    "websearch-mcp": ours, "trafilatura": trafilatura_text, "readability-lxml": readability_text,
-    "all-text": all_text,
+def _as_is(text: str) -> str:
+    return text
+
+
+# Each extractor as its user gets it (timed), and the step that makes plain text of that for scoring
+# (not timed: websearch-mcp returns Markdown, readability-lxml an HTML fragment, trafilatura text).
+EXTRACTORS: dict[str, tuple[Callable[[str, str], str], Callable[[str], str]]] = {
+    "websearch-mcp": (ours, strip_markdown), "trafilatura": (trafilatura_text, _as_is),
+    "readability-lxml": (readability_summary, html_text), "all-text": (all_text, _as_is),
 }
 DEFAULT = ["websearch-mcp", "trafilatura", "readability-lxml"]
 
 
-def _safe(name: str, html: str, url: str) -> str:
+def _extracted(name: str, html: str, url: str) -> str:
     try:
-        return EXTRACTORS[name](html, url)
+        return EXTRACTORS[name][0](html, url)
     except Exception as err:  # a comparator that fails on a page scores an empty output there
         print(f"    {name} failed: {type(err).__name__}: {err}", file=sys.stderr)
         return ""
 
 
+def _safe(name: str, html: str, url: str) -> str:
+    """The extractor's output on one page, as plain text."""
+    return EXTRACTORS[name][1](_extracted(name, html, url))
+
+
 def run_all(names: list[str], pages: list[devset.Page]) -> tuple[dict[str, list[str]], dict[str, float]]:
-    """Every extractor's outputs, and its pages per CPU second (best of PASSES passes)."""
-    outputs: dict[str, list[str]] = {name: [] for name in names}
+    """Every extractor's outputs as plain text, and its pages per CPU second (best of PASSES passes; the
+    time of the extraction alone, not of making plain text of its output for scoring)."""
+    extracted: dict[str, list[str]] = {name: [] for name in names}
     best = dict.fromkeys(names, float("inf"))
     for name in names:
-        _safe(name, pages[0].html, pages[0].url)  # warm-up: imports, caches
+        _extracted(name, pages[0].html, pages[0].url)  # warm-up: imports, caches
     for run in range(PASSES):
         spent = dict.fromkeys(names, 0.0)
         for index, page in enumerate(pages):
             shift = index % len(names)
             for name in names[shift:] + names[:shift]:
                 started = time.process_time()
-                text = _safe(name, page.html, page.url)
+                output = _extracted(name, page.html, page.url)
                 spent[name] += time.process_time() - started
                 if run == 0:
-                    outputs[name].append(text)
+                    extracted[name].append(output)
         for name in names:
             best[name] = min(best[name], spent[name])
+    outputs = {name: [EXTRACTORS[name][1](output) for output in extracted[name]] for name in names}
     return outputs, {name: len(pages) / max(best[name], 1e-9) for name in names}
 
 
