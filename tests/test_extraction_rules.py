@@ -176,6 +176,33 @@ def test_a_place_beside_the_content_is_furniture(label):
     assert kind.negative and not kind.positive
 
 
+@pytest.mark.parametrize(("label", "comments", "negative"), [
+    ("liste-avis", True, False), ("avis-client", True, False), ("recenzii-clienti", True, False),  # reviews
+    ("souvisejici", False, True), ("citeste_si", False, True), ("reclama_articol", False, True),  # related, ads
+    ("article-body", False, False),
+])
+def test_reviews_related_articles_and_ads_are_known_in_more_languages(label, comments, negative):
+    from websearch_mcp.extract.labels import label_kind
+
+    kind = label_kind(label)
+    assert (kind.comments, kind.negative) == (comments, negative)
+
+
+def test_a_closing_notice_above_the_photo_credit_is_set_aside():
+    # the outlet's registration and reprint rule close the article, with the photo's credit and the
+    # author's name below them: the notice goes, the lines below it stay
+    paragraphs = "".join(f"<p>Абзац {n}: ремонт набережной идёт по плану, рабочие укрепляют откосы и кладут"
+                         f" новый настил вдоль реки.</p>" for n in range(1, 5))
+    html = (f"<html><body><div class='news-detail'><h1>Набережная</h1>{paragraphs}"
+            "<p>Сетевое издание «Вести» зарегистрировано Роскомнадзором, свидетельство Эл № ФС77-61234. При полном"
+            " или частичном использовании материалов ссылка на сайт обязательна.</p>"
+            "<div class='author'>Автор: Ирина Кудряшова</div><div class='source'>Фото: пресс-служба города</div>"
+            "</div></body></html>")
+    markdown = extract_page(html, "https://news.example.ru/news/naberezhnaya/").markdown
+    assert "Абзац 4: ремонт набережной" in markdown and "Фото: пресс-служба города" in markdown
+    assert "Роскомнадзором" not in markdown and "ссылка на сайт обязательна" not in markdown
+
+
 def test_text_is_fit_for_a_model():
     from websearch_mcp.extract import fit_for_model
 

@@ -37,6 +37,16 @@ NOTICES = [
     "При копировании рецепта ссылка на дневник обязательна.",
     "Информация в статье носит ознакомительный характер.",
     "This article is for informational purposes only and is not a substitute for professional medical advice.",
+    # liability for links, a media outlet's registration, a firm's registration numbers (Switzerland, Romania,
+    # Spain, the Netherlands, Greece)
+    "Mit dem Klick auf einen der Links verlassen Sie die Website. Für die Inhalte übernehmen wir keine Haftung.",
+    "Сетевое издание «Вести» зарегистрировано Роскомнадзором, свидетельство Эл № ФС77-61234.",
+    "При полном или частичном использовании материалов ссылка на сайт обязательна.",
+    "Zahnarztpraxis Weber AG, UID CHE-123.456.789, Handelsregister des Kantons Bern.",
+    "Clinica Dentară SRL, CUI 31245678, Nr. Reg. Com. J12/2345/2013, Cluj-Napoca.",
+    "Transportes Ebro S.L., CIF B12345678, inscrita en el Registro Mercantil de Zaragoza.",
+    "Bakkerij De Korenaar, KvK 12345678, Utrecht.",
+    "ΑΦΜ: 099876543, ΔΟΥ Λάρισας, αρ. ΓΕΜΗ 123456789000.",
 ]
 SENTENCES = [
     "The council voted on Monday to paint every public bench orange before the summer festival.",
@@ -48,6 +58,8 @@ SENTENCES = [
     "Die Bäckerei am Markt verkauft ihre Cookies jetzt auch ohne Zucker.",
     "La pâtisserie utilise des cookies au beurre salé dans son nouveau dessert.",
     "Platelets above 50K are not associated with significant bleeding in most patients.",
+    "Die Versicherung übernimmt die Kosten für neun Sitzungen, wenn der Arzt sie verordnet.",
+    "The registry office in Cluj recorded 31,245 marriages last year, the most since 2008.",
 ]
 
 

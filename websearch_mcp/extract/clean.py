@@ -225,16 +225,31 @@ def _linked_titles(root: HtmlElement) -> int:
 
 
 CLOSING_NOTICES = 3  # notices at the content's end looked at (a copyright line, a reprint rule, a disclaimer)
+CLOSING_LINE = 100  # visible characters of a line after them that is looked past (a photo credit, the author)
+CLOSING_LINES = 2
 
 
 def _drop_closing_notices(root: HtmlElement) -> None:
     """The blocks that close the content when they are notices (a copyright line, a reprint rule): what
-    the site says under every article, not the article."""
-    for _ in range(CLOSING_NOTICES):
+    the site says under every article, not the article. A short line or two after them (the photo's
+    credit, the author's name) is looked past, and stays."""
+    looked_past: list[tuple[HtmlElement, HtmlElement]] = []
+    for _ in range(CLOSING_NOTICES + CLOSING_LINES):
         closing = _closing_block(root)
-        if closing is None or not is_notice_block(closing, _opens_closing_notice):
-            return
-        drop(closing)
+        if closing is None:
+            break
+        if is_notice_block(closing, _opens_closing_notice):
+            drop(closing)
+        elif len(looked_past) < CLOSING_LINES and visible_length(text_of(closing)) <= CLOSING_LINE:
+            stand_in = etree.Element("span")
+            closing.getparent().replace(closing, stand_in)  # out of the text's end while the rest is read
+            looked_past.append((stand_in, closing))
+        else:
+            break
+    for stand_in, line in reversed(looked_past):
+        parent = stand_in.getparent()
+        if parent is not None:
+            parent.replace(stand_in, line)
 
 
 # Characters read for a closing notice's phrase: it says what it is at once ("© 2019 AP. All rights

@@ -35,6 +35,8 @@ NEGATIVE = re.compile(
     # Dutch, Portuguese, Italian, Turkish; an author's box spelled as in German, Spanish and Polish; an app
     r"gerelateerd|advertentie|voettekst|rodape|lateral|publicidade|correlati|pubblicita|ilgili|benzer|"
     r"kvkk|autor|app download|download app|fuss|about me|sobre mim|sobre mi|uber mich|o mnie|"
+    # related articles and advertising in Czech, Slovak, Romanian, Hungarian and Greek (transliterated)
+    r"souvisejici|suvisiace|citeste si|articole similare|reclama|publicitate|kapcsolodo|hirdetes|sxetika|"
     # customers' testimonials on a company's page, in English, French, Spanish, Portuguese and German
     r"testimonial\w*|temoignages?|testimonios?|depoimentos?|kundenstimmen|"
     # a call to action ("cta-band", "call-to-action", "donate-row"): a button and a line asking the reader to act
@@ -62,6 +64,8 @@ COMMENTS = re.compile(
     # readers' opinions (Polish, French, English, German), and comments in Hungarian, Finnish and Romanian
     r"opinie czytelnikow|opinions? (?:des )?lecteurs|reader (?:comments|opinions)|leserkommentare|leserstimmen|"
     r"hozzaszolas\w*|kommentit|kommentti\w*|comentarii|"
+    # customers' reviews in French, Romanian, Czech, Portuguese and Spanish (`avis-clients`, `recenzii`)
+    r"avis|recenzii|recenze|avaliacoes|resenas|"
     r"pinglun|respond|reply|replies|antworten|reponses|respuestas|odpowiedzi)" + _END,
     re.IGNORECASE)
 # Lists of citations (Wikipedia's `references`, `reflist`): part of the article around them, never the

@@ -685,8 +685,9 @@ def _with_siblings(best: HtmlElement, scores: Scores) -> list[HtmlElement]:
             continue  # the replies below the article: its comments
         if sibling is best:
             chosen.append(sibling)
-        elif sibling.tag == "form":
-            continue  # a form to fill in (a comment form and its rules), not more of the article
+        elif sibling.tag == "form" or _furniture_by_tag(sibling):
+            continue  # a form to fill in (a comment form and its rules), a sidebar or a menu by its tag or
+            # role: not more of the article, however much text its cards hold beside a short one
         elif ((scores.subtree.get(sibling, 0.0) >= enough and link_density(sibling) < 0.3)
                 or _is_prose(sibling, scores) or sibling in openings) and not _opens_as_notice(sibling):
             chosen.append(sibling)  # (not a disclaimer or a copyright line beside it, in whatever language)

@@ -27,7 +27,13 @@ _NOTICE_ONLY = (
     r"registered (?:company|address|office)|registered in england|company (?:number|no)|vat (?:number|no|reg)|"
     r"handelsregister|ust-idnr|amtsgericht|siret|capital social|nip:|krs:|инн|огрн|"
     r"angaben gemäß|verantwortlich für den inhalt|inhaltlich verantwortlich|umsatzsteuer-identifikationsnummer|"
-    r"firmenbuchnummer|uid-nummer|uid-nr|"
+    r"firmenbuchnummer|uid-nummer|uid-nr|che-\d{3}\.\d{3}\.\d{3}|"
+    # the same registration in Romanian, Spanish, Italian, Portuguese, Greek, Dutch, Hungarian, French and Russian
+    r"nr\.? ?reg\.? ?com|cui:? ?(?:ro)?\d{6,}|autoriza[țţt]ie sanitar[ăa]|inscrita en el registro mercantil|"
+    r"cif:? ?[a-z]-?\d{7,8}|r\.e\.a\.|iscritta al registro delle imprese|nipc:? ?\d{9}|"
+    r"matriculada na conservatória|αφμ:? ?\d{9}|αρ\. ?γ\.?ε\.?μη|kvk(?:-nummer)?:? ?\d{8}|"
+    r"cégjegyzékszám|adószám|immatriculée au rcs|rcs [a-zé-]+ [a-z]? ?\d{3} ?\d{3} ?\d{3}|"
+    r"зарегистрировано (?:в )?роскомнадзор\w*|свидетельство о регистрации сми|"
     r"p\. ?iva:? ?\d+|partita iva:? ?\d+|ičo:? ?\d+|dič:? ?cz\d+|zapsán[aáý]? v (?:obchodním|živnostenském) rejstříku|"
     r"giá (?:trên )?chưa bao gồm (?:thuế )?vat|"
     # not advice: medical, legal or financial (an article's closing disclaimer)
@@ -42,14 +48,16 @@ _NOTICE_ONLY = (
     r"tous droits réservés|droits de reproduction|n['’]est pas responsable|mentions légales|"
     r"reproduction interdite|"
     # German
-    r"alle rechte vorbehalten|übernimmt keine (?:haftung|verantwortung)|(?:verwendet|nutzt) cookies|"
+    r"alle rechte vorbehalten|(?:übernimmt|übernehmen(?: wir)?) keine (?:haftung|gewähr|verantwortung)|"
+    r"(?:verwendet|nutzt) cookies|"
     # Spanish, Portuguese, Italian
     r"todos los derechos reservados|no se hace responsable|utiliza cookies|todos os direitos reservados|"
     r"tutti i diritti riservati|utilizza (?:i )?cookie|"
     # Polish
     r"wszelkie prawa zastrzeżone|nie ponosi odpowiedzialności|używa plików cookie|"
     # Russian
-    r"все права защищены|не несе[тё] ответственности|использует файлы cookie|при использовании материалов|"
+    r"все права защищены|не несе[тё] ответственности|использует файлы cookie|"
+    r"при (?:полном или частичном )?(?:использовании|копировании|цитировании) материалов|"
     r"перепечатка материалов|при копировании(?: \w+){0,2} ссылка(?: \w+){0,3} обязательна|"
     # Greek
     r"με επιφύλαξη παντός δικαιώματος|δεν ευθύνεται|χρησιμοποιεί cookies|απαγορεύεται η αναδημοσίευση|"
@@ -97,7 +105,8 @@ _SITE_NOTE = (
     r"i commenti sono chiusi|os comentários estão fechados|reacties zijn gesloten|"
     # a link that leaves the site, and an offer of unlimited reading, in the same languages
     r"you are (?:now )?leaving (?:this|our|the) (?:web)?site|sie verlassen (?:jetzt )?(?:diese|unsere|die) "
-    r"(?:web)?seite|vous (?:allez )?quitte[rz] (?:le|ce|notre) site|está saliendo de(?:l| este| nuestro) sitio|"
+    r"(?:web)?seite|verlassen sie (?:jetzt )?(?:diese|unsere|die) (?:web)?(?:seite|site)|"
+    r"vous (?:allez )?quitte[rz] (?:le|ce|notre) site|está saliendo de(?:l| este| nuestro) sitio|"
     r"stai (?:per )?lasciando (?:il|questo) sito|você está saindo d[oe] (?:nosso )?site|"
     r"u verlaat (?:nu )?(?:de|deze|onze) website|"
     r"accès illimité|acceso ilimitado|accesso illimitato|acesso ilimitado|unbegrenzte[nr]? zugang|"
