@@ -137,8 +137,10 @@ class MarkdownRenderer:
         """Flush collected inline parts as one block."""
         text = "".join(parts)
         parts.clear()
-        lines = [line.strip() for line in text.split("\n")]
-        text = "\n".join(line for line in lines if line)
+        if "\n" in text:
+            text = "\n".join(line for line in (line.strip() for line in text.split("\n")) if line)
+        else:
+            text = text.strip()
         if text:
             if not prefix:
                 text = _LINE_START.sub(r"\\\1", text)
