@@ -203,6 +203,27 @@ def test_a_closing_notice_above_the_photo_credit_is_set_aside():
     assert "Роскомнадзором" not in markdown and "ссылка на сайт обязательна" not in markdown
 
 
+@pytest.mark.parametrize(("label", "positive"), [
+    ("container d-flex justify-content-between", False), ("topbar bg-dark text-white small", False),
+    ("text-center", False), ("text-gray-700 text-lg", False), ("items-center content-center", False),
+    ("align-content-start", False),  # how a box lays out or colours its text: no word for the content
+    ("article-content", True), ("text", True), ("entry-content clear", True), ("text-block", True),
+])
+def test_layout_and_colour_utilities_name_no_content(label, positive):
+    from websearch_mcp.extract.labels import label_kind
+
+    assert label_kind(label).positive is positive
+
+
+def test_a_box_under_a_title_line_that_asks_for_money_is_a_note_to_the_reader():
+    from websearch_mcp.extract.notices import is_notice_block, opens_as_site_note
+
+    box = parse_html("<div class='support'><p class='title'>Підтримайте незалежну журналістику</p>\n<p>Ми працюємо"
+                     " без олігархів і політичних спонсорів. Кожен внесок наших читачів допомагає нам щодня"
+                     " розповідати про події у місті.</p><a href='/donate'>Підтримати</a></div>").find(".//div")
+    assert is_notice_block(box, opens_as_site_note)
+
+
 def test_text_is_fit_for_a_model():
     from websearch_mcp.extract import fit_for_model
 

@@ -47,6 +47,11 @@ NOTICES = [
     "Transportes Ebro S.L., CIF B12345678, inscrita en el Registro Mercantil de Zaragoza.",
     "Bakkerij De Korenaar, KvK 12345678, Utrecht.",
     "ΑΦΜ: 099876543, ΔΟΥ Λάρισας, αρ. ΓΕΜΗ 123456789000.",
+    # no rights derived from a firm's post, reprints only with prior written permission, a syndicated article
+    "Aan de inhoud van dit bericht kunnen geen rechten worden ontleend.",
+    "A cikk átvétele kizárólag a kiadó előzetes írásos engedélyével lehetséges.",
+    "No part of this article may be reproduced without the prior written permission of the publisher.",
+    "Artikel ini telah tayang di WartaNusantara.id dengan judul serupa.",
 ]
 SENTENCES = [
     "The council voted on Monday to paint every public bench orange before the summer festival.",
@@ -75,6 +80,9 @@ def test_an_article_sentence_is_not_a_notice(text):
 
 
 SITE_NOTES = [
+    "Підтримайте незалежну журналістику: кожен внесок допомагає нам.",
+    "Simak berita dan artikel pilihan lainnya di Google News.",
+    "Support independent journalism: become a member today.",
     "We and our partners use cookies to personalise content and ads.",
     "Your browser is out of date. Please update your browser.",
     "You must be logged in to post a comment.",

@@ -94,6 +94,19 @@ _PLACE_FIRST = frozenset({"below", "after", "before", "above", "under", "beneath
 _BUILDERS = frozenset({"elementor", "so", "siteorigin", "dnd", "hs"})
 # a label with one of these is a builder's (HubSpot's grid: `span12 widget-span widget-type-cell`)
 _BUILDER_PREFIXES = (*(f"{builder}-" for builder in _BUILDERS), "widget-span", "widget-type-")
+# CSS utilities that align a flex or grid box's content (Bootstrap's `justify-content-between`, Tailwind's
+# `content-center`): they say how an element lays out its children, not that it holds the page's content.
+_LAYOUT_FIRST = frozenset({"justify", "align", "place"})
+_ALIGNMENTS = frozenset({"center", "start", "end", "between", "around", "evenly", "baseline", "normal", "stretch"})
+# ... and utilities that set a text's alignment, colour or size (`text-center`, `text-muted`, `text-gray-700`).
+_TEXT_LOOKS = frozenset({
+    "center", "left", "right", "justify", "start", "end", "nowrap", "wrap", "truncate", "uppercase", "lowercase",
+    "capitalize", "decoration", "reset", "break", "bold", "italic", "balance", "pretty", "ellipsis", "clip",
+    "white", "black", "muted", "dark", "light", "primary", "secondary", "success", "danger", "warning", "info",
+    "gray", "grey", "slate", "zinc", "neutral", "stone", "red", "orange", "amber", "yellow", "lime", "green",
+    "emerald", "teal", "cyan", "sky", "blue", "indigo", "violet", "purple", "fuchsia", "pink", "rose",
+    "inherit", "current", "transparent", "opacity", "xs", "sm", "md", "base", "lg", "xl", "xxl", "small", "large",
+})
 _SWITCH_LAST = frozenset({"open", "closed", "enabled", "disabled", "on", "off", "active", "visible", "count"})
 _WORDS = re.compile(r"[a-z0-9]+")
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
@@ -129,6 +142,9 @@ def _token_flags(token: str) -> int:
     if (not words or words[0] in _SWITCH_FIRST or words[-1] in _SWITCH_LAST or len(spelled) >= 5
             or not _TAXONOMY.isdisjoint(words)):
         return 0
+    if (words[0] in _LAYOUT_FIRST or (words[0] == "content" and words[-1] in _ALIGNMENTS)
+            or (words[0] == "text" and len(words) > 1 and (words[1] in _TEXT_LOOKS or words[1][0].isdigit()))):
+        return 0  # `justify-content-between`, Tailwind's `content-center`, `text-white`, `text-lg`: how it looks
     if words[0] in _PLACE_FIRST and len(words) > 1:
         return _NEGATIVE
     if words[:2] == ["comment", "on"]:

@@ -31,7 +31,7 @@ from websearch_mcp.extract.replies import (
     signed_post,
     thread_of,
 )
-from websearch_mcp.extract.teasers import card_signature, lists_other_pages, starts_with_link
+from websearch_mcp.extract.teasers import card_signature, lists_items, lists_other_pages, starts_with_link
 from websearch_mcp.extract.text import HEADINGS, ends_a_sentence, inside, link_density, text_of, visible_length
 from websearch_mcp.passages import CJK, cjk_count
 
@@ -685,9 +685,9 @@ def _with_siblings(best: HtmlElement, scores: Scores) -> list[HtmlElement]:
             continue  # the replies below the article: its comments
         if sibling is best:
             chosen.append(sibling)
-        elif sibling.tag == "form" or _furniture_by_tag(sibling):
+        elif sibling.tag == "form" or _furniture_by_tag(sibling) or (not scores.thread and lists_items(sibling)):
             continue  # a form to fill in (a comment form and its rules), a sidebar or a menu by its tag or
-            # role: not more of the article, however much text its cards hold beside a short one
+            # role, the shop's products or the coming classes: not more of the article, however much text
         elif ((scores.subtree.get(sibling, 0.0) >= enough and link_density(sibling) < 0.3)
                 or _is_prose(sibling, scores) or sibling in openings) and not _opens_as_notice(sibling):
             chosen.append(sibling)  # (not a disclaimer or a copyright line beside it, in whatever language)

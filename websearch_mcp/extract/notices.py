@@ -34,6 +34,14 @@ _NOTICE_ONLY = (
     r"matriculada na conservatória|αφμ:? ?\d{9}|αρ\. ?γ\.?ε\.?μη|kvk(?:-nummer)?:? ?\d{8}|"
     r"cégjegyzékszám|adószám|immatriculée au rcs|rcs [a-zé-]+ [a-z]? ?\d{3} ?\d{3} ?\d{3}|"
     r"зарегистрировано (?:в )?роскомнадзор\w*|свидетельство о регистрации сми|"
+    r"ingeschreven bij de kamer van koophandel|kunnen geen rechten (?:worden )?(?:ontleend|afgeleid)|"
+    # reprints only with the publisher's prior written permission (English, German, Hungarian, Indonesian...)
+    r"prior written (?:permission|consent)|vorherige(?:n)? schriftliche(?:n)? (?:genehmigung|zustimmung)|"
+    r"előzetes írásos engedély\w*|autorisation écrite préalable|autorización previa y por escrito|"
+    r"previa autorizzazione scritta|bez pisemnej zgody|без письменного разрешения|bez písemného souhlasu|"
+    r"izin tertulis|yazılı izni? (?:olmadan|alınmadan)|"
+    # a syndicated article's closing line (Indonesian news sites)
+    r"artikel ini telah (?:tayang|terbit|dimuat) di|"
     r"p\. ?iva:? ?\d+|partita iva:? ?\d+|ičo:? ?\d+|dič:? ?cz\d+|zapsán[aáý]? v (?:obchodním|živnostenském) rejstříku|"
     r"giá (?:trên )?chưa bao gồm (?:thuế )?vat|"
     # not advice: medical, legal or financial (an article's closing disclaimer)
@@ -110,6 +118,12 @@ _SITE_NOTE = (
     r"stai (?:per )?lasciando (?:il|questo) sito|você está saindo d[oe] (?:nosso )?site|"
     r"u verlaat (?:nu )?(?:de|deze|onze) website|"
     r"accès illimité|acceso ilimitado|accesso illimitato|acesso ilimitado|unbegrenzte[nr]? zugang|"
+    # an appeal for readers' money, and for following the site on Google News
+    r"support (?:independent|our) journalism|unterstützen sie (?:unseren |unabhängigen )?journalismus|"
+    r"soutenez (?:notre |le )?journalisme|wesprzyj (?:niezależne |nasze )?dziennikarstwo|"
+    r"apoya (?:el|nuestro) periodismo|підтримайте (?:незалежну |нашу )?журналістику|"
+    r"поддержите (?:независимую |нашу )?журналистику|follow us on google news|"
+    r"ikuti \w+(?: \w+){0,3} di google news|simak berita(?: \w+){0,6} di google news|"
     r"non (?:rappresenta|costituisce) una testata giornalistica|"
     # affiliate links, a newsletter's sign-up, a form's consent, who keeps the page
     r"(?:this (?:post|article|page|review) )?contains affiliate links|affiliate links?,? (?:which|meaning)|"
@@ -214,7 +228,8 @@ _SITE_NOTE_HINTS = ("cookie", "browser", "navegador", "navigateur", "przegl", "�
                     "jahre alt", "plus de",
                     "más de", "più di", "earlier version", "précédente", "anterior", "frühere", "kontingent",
                     "lesen sie", "sem limites", "sin límites", "reached your", "free article", "newsletter",
-                    "boletín", "рассылку")
+                    "boletín", "рассылку", "journalis", "журналіст", "журналист", "dziennikar", "periodismo",
+                    "google news")
 
 
 _ASCII_HINTS = tuple(hint for hint in _SITE_NOTE_HINTS if hint.isascii())  # all an ASCII text can hold
@@ -247,14 +262,19 @@ def is_notice_block(element: HtmlElement, opens: Callable[[str], bool], text: st
     if not short_enough(text) or not opens(text):
         return False
     first = next(iter(element), None)
-    if first is not None and first.tag in HEADINGS and opens(text_of(first)):
-        return True  # under a heading that is the notice ("Subscribe today", "Abonnez-vous")
+    if first is not None and (first.tag in HEADINGS or _title_line(first)) and opens(text_of(first)):
+        return True  # under a heading that is the notice ("Subscribe today", "Abonnez-vous", "Support our journalism")
     for paragraph in element.iter("p"):
         if paragraph is not element:
             inner = text_of(paragraph)
             if prose_length(inner) >= PROSE_BESIDE and not opens(inner):
                 return False
     return True
+
+
+def _title_line(element: HtmlElement) -> bool:
+    """A box's title set as a short paragraph of its own (`<p class="box-title">`), not as a heading."""
+    return element.tag == "p" and visible_length(text_of(element)) < PROSE_BESIDE and element.getnext() is not None
 
 
 def opening_of(text: str, latin: int, cjk: int) -> str:

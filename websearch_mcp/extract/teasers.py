@@ -26,6 +26,38 @@ def lists_other_pages(element: HtmlElement) -> bool:
     return marked_other_pages(element) or is_teaser_grid(element)
 
 
+ITEM_TEXT = 400  # characters of an entry of a list of the site's items (a product, a class, an event)
+ITEM_TITLE = 100  # characters of its linked title
+ITEMS_SHARE = 0.75  # of the list's text held by its entries
+
+
+def lists_items(element: HtmlElement) -> bool:
+    """A list of the site's items, each an entry of its own page: three or more blocks alike, each a short
+    text with a linked title (a product with its description and price, a class with its date, an event),
+    holding most of the block's text. Beside an article, they are the shop or the calendar, not more of it."""
+    while len(element) == 1 and isinstance(element[0].tag, str):
+        element = element[0]
+    if len(element) < TEASERS:
+        return False
+    groups: dict[str, list[HtmlElement]] = {}
+    for child in element:
+        if isinstance(child.tag, str) and child.tag not in _HEADINGS:
+            groups.setdefault(card_signature(child), []).append(child)
+    entries = max(groups.values(), key=len, default=[])
+    if len(entries) < TEASERS:
+        return False
+    targets, held = set(), 0
+    for entry in entries:
+        text = entry.text_content()
+        link = next((a for a in entry.iter("a") if not (a.get("href") or "#").startswith("#")
+                     and 3 <= len(a.text_content().strip()) <= ITEM_TITLE), None)
+        if len(text) > ITEM_TEXT or link is None:
+            return False
+        targets.add(link.get("href"))
+        held += len(text.strip())
+    return len(targets) == len(entries) and held >= ITEMS_SHARE * len(element.text_content().strip())
+
+
 def marked_other_pages(element: HtmlElement) -> bool:
     """A block the page titles as related stories (marked when its title was read)."""
     return RELATED_MARK in (element.get("class") or "")
