@@ -224,6 +224,17 @@ def test_a_box_under_a_title_line_that_asks_for_money_is_a_note_to_the_reader():
     assert is_notice_block(box, opens_as_site_note)
 
 
+def test_a_notice_served_without_white_space_between_its_blocks_is_still_one():
+    # a minified page runs a box's title into its text ("...журналістикуМи працюємо"): the words are read
+    # with a space between the blocks
+    from websearch_mcp.extract.notices import is_notice_block, opens_as_site_note
+
+    box = parse_html("<div class='support'><p class='title'>Підтримайте незалежну журналістику</p><p>Ми працюємо"
+                     " без олігархів і політичних спонсорів. Кожен внесок наших читачів допомагає нам щодня"
+                     " розповідати про події у місті.</p><a href='/donate'>Підтримати</a></div>").find(".//div")
+    assert is_notice_block(box, opens_as_site_note)
+
+
 def test_text_is_fit_for_a_model():
     from websearch_mcp.extract import fit_for_model
 

@@ -259,7 +259,7 @@ def is_notice_block(element: HtmlElement, opens: Callable[[str], bool], text: st
     passed in."""
     if text is None:
         text = text_of(element)
-    if not short_enough(text) or not opens(text):
+    if not short_enough(text) or not (opens(text) or (len(element) and opens(_spaced(element)))):
         return False
     first = next(iter(element), None)
     if first is not None and (first.tag in HEADINGS or _title_line(first)) and opens(text_of(first)):
@@ -270,6 +270,12 @@ def is_notice_block(element: HtmlElement, opens: Callable[[str], bool], text: st
             if prose_length(inner) >= PROSE_BESIDE and not opens(inner):
                 return False
     return True
+
+
+def _spaced(element: HtmlElement) -> str:
+    """An element's text with a space between its parts: a page served without white space between its
+    tags (`<p>All rights reserved</p><p>Imprint</p>`) runs its blocks' words together."""
+    return " ".join(" ".join(element.itertext()).split())
 
 
 def _title_line(element: HtmlElement) -> bool:
