@@ -259,7 +259,7 @@ def is_notice_block(element: HtmlElement, opens: Callable[[str], bool], text: st
     passed in."""
     if text is None:
         text = text_of(element)
-    if not short_enough(text) or not (opens(text) or (len(element) and opens(_spaced(element)))):
+    if not short_enough(text) or not (opens(text) or (len(element) and opens(spaced_text(element)))):
         return False
     first = next(iter(element), None)
     if first is not None and (first.tag in HEADINGS or _title_line(first)) and opens(text_of(first)):
@@ -272,7 +272,7 @@ def is_notice_block(element: HtmlElement, opens: Callable[[str], bool], text: st
     return True
 
 
-def _spaced(element: HtmlElement) -> str:
+def spaced_text(element: HtmlElement) -> str:
     """An element's text with a space between its parts: a page served without white space between its
     tags (`<p>All rights reserved</p><p>Imprint</p>`) runs its blocks' words together."""
     return " ".join(" ".join(element.itertext()).split())
