@@ -179,6 +179,7 @@ def test_a_place_beside_the_content_is_furniture(label):
 @pytest.mark.parametrize(("label", "comments", "negative"), [
     ("liste-avis", True, False), ("avis-client", True, False), ("recenzii-clienti", True, False),  # reviews
     ("souvisejici", False, True), ("citeste_si", False, True), ("reclama_articol", False, True),  # related, ads
+    ("gt-sonda", False, True), ("poll-box", False, True), ("umfrage", False, True),  # a readers' poll
     ("article-body", False, False),
 ])
 def test_reviews_related_articles_and_ads_are_known_in_more_languages(label, comments, negative):
@@ -233,6 +234,21 @@ def test_a_notice_served_without_white_space_between_its_blocks_is_still_one():
                      " без олігархів і політичних спонсорів. Кожен внесок наших читачів допомагає нам щодня"
                      " розповідати про події у місті.</p><a href='/donate'>Підтримати</a></div>").find(".//div")
     assert is_notice_block(box, opens_as_site_note)
+
+
+def test_replies_signed_in_a_paragraph_of_their_own_are_the_comments():
+    # a reader's name and date in a <p> of their own above the reply's text, in rows of a neutral class:
+    # the responses below the story, not more of it
+    story = "".join(f"<p>Paragraph {n} of the story: the planning commission approved the brewery in the old fire"
+                    f" station, with twenty parking spaces and closing at ten.</p>" for n in range(1, 5))
+    replies = "".join(f"<div class='ee-row'><p class='who'><strong>reader{n}</strong> <span>March 18, 2015 at"
+                      f" {n}:42 am</span></p><div class='said'><p>Reply {n}: nobody is against a brewery, but Lock"
+                      f" Street is full on a Saturday already and there is no room for more cars or for the trucks"
+                      f" that bring the grain.</p></div></div>" for n in range(1, 7))
+    html = (f"<html><body><div id='col-main'><h1>Brewery approved</h1><div class='body'>{story}</div>"
+            f"<div id='rsay'><h3>6 responses so far</h3>{replies}</div></div></body></html>")
+    markdown = extract_page(html, "https://news.example.com/news/story/brewery-approved").markdown
+    assert "Paragraph 4 of the story" in markdown and "Reply 3: nobody is against" not in markdown
 
 
 def test_text_is_fit_for_a_model():

@@ -80,6 +80,9 @@ def test_an_article_sentence_is_not_a_notice(text):
 
 
 SITE_NOTES = [
+    "Τα κείμενα της στήλης εκφράζουν αποκλειστικά τους συντάκτες τους.",
+    "Уважаемый посетитель, Вы зашли на сайт как незарегистрированный пользователь.",
+    "Подписывайтесь на наши группы ВКонтакте и в Одноклассниках.",
     "Підтримайте незалежну журналістику: кожен внесок допомагає нам.",
     "Simak berita dan artikel pilihan lainnya di Google News.",
     "Support independent journalism: become a member today.",

@@ -37,6 +37,8 @@ NEGATIVE = re.compile(
     r"kvkk|autor|app download|download app|fuss|about me|sobre mim|sobre mi|uber mich|o mnie|"
     # related articles and advertising in Czech, Slovak, Romanian, Hungarian and Greek (transliterated)
     r"souvisejici|suvisiace|citeste si|articole similare|reclama|publicitate|kapcsolodo|hirdetes|sxetika|"
+    # a readers' poll, in English, Polish, German, French, Spanish, Italian, Russian and Turkish
+    r"poll|polls|sonda|ankieta|umfrage|sondage|encuesta|sondaggio|opros|anket|"
     # customers' testimonials on a company's page, in English, French, Spanish, Portuguese and German
     r"testimonial\w*|temoignages?|testimonios?|depoimentos?|kundenstimmen|"
     # a call to action ("cta-band", "call-to-action", "donate-row"): a button and a line asking the reader to act

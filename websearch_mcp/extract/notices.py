@@ -159,6 +159,10 @@ _SITE_NOTE = (
     r"zaloguj się,? aby|twoja przeglądarka jest przestarzała|"
     r"подпишитесь|ваш браузер устарел|"
     r"εγγραφείτε συνδρομητές|ο browser σας|"
+    # a column's "the views are the author's" note, a guest's prompt to register, a "follow our groups" line
+    r"εκφράζουν αποκλειστικά τους (?:συντάκτες|αρθρογράφους|υπογράφοντες)|δεν υιοθετεί απαραίτητα|"
+    r"вы зашли на сайт как незарегистрированный пользователь|"
+    r"подписывайтесь на (?:нас|наш\w*)(?: \w+){0,2} (?:(?:в|во) )?(?:вконтакте|одноклассниках|telegram|телеграм|соцсетях)|"
     # the rules for comments, and the log-in they ask for
     r"comment(?:s|ing)? (?:policy|rules|guidelines)|règles de (?:modération|publication)|charte de modération|"
     r"kommentarregeln|normas de participación|regole (?:dei|per i) commenti|regulamin (?:komentowania|komentarzy)|"
@@ -229,7 +233,7 @@ _SITE_NOTE_HINTS = ("cookie", "browser", "navegador", "navigateur", "przegl", "�
                     "más de", "più di", "earlier version", "précédente", "anterior", "frühere", "kontingent",
                     "lesen sie", "sem limites", "sin límites", "reached your", "free article", "newsletter",
                     "boletín", "рассылку", "journalis", "журналіст", "журналист", "dziennikar", "periodismo",
-                    "google news")
+                    "google news", "εκφράζουν", "υιοθετεί", "незарегистр", "подписывайт")
 
 
 _ASCII_HINTS = tuple(hint for hint in _SITE_NOTE_HINTS if hint.isascii())  # all an ASCII text can hold

@@ -103,7 +103,7 @@ def _signed_apart(post: HtmlElement) -> bool:
     children = [child for child in post if isinstance(child.tag, str)]
     for index, child in enumerate(children):
         if child.tag in ("p", "div", "blockquote"):
-            if index == 0 and child.tag == "div" and len(children) >= 2 and not (child.tail or "").strip():
+            if index == 0 and child.tag in ("div", "p") and len(children) >= 2 and not (child.tail or "").strip():
                 head.append(child.text_content())  # the signature in a block of its own, the text in the next
             break
         head.append(child.text_content())
