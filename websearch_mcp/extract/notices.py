@@ -162,7 +162,8 @@ _SITE_NOTE = (
     # a column's "the views are the author's" note, a guest's prompt to register, a "follow our groups" line
     r"εκφράζουν αποκλειστικά τους (?:συντάκτες|αρθρογράφους|υπογράφοντες)|δεν υιοθετεί απαραίτητα|"
     r"вы зашли на сайт как незарегистрированный пользователь|"
-    r"подписывайтесь на (?:нас|наш\w*)(?: \w+){0,2} (?:(?:в|во) )?(?:вконтакте|одноклассниках|telegram|телеграм|соцсетях)|"
+    r"подписывайтесь на (?:нас|наш\w*)(?: \w+){0,2} (?:(?:в|во) )?"
+    r"(?:вконтакте|одноклассниках|telegram|телеграм|соцсетях)|"
     # the rules for comments, and the log-in they ask for
     r"comment(?:s|ing)? (?:policy|rules|guidelines)|règles de (?:modération|publication)|charte de modération|"
     r"kommentarregeln|normas de participación|regole (?:dei|per i) commenti|regulamin (?:komentowania|komentarzy)|"
