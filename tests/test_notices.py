@@ -80,6 +80,8 @@ def test_an_article_sentence_is_not_a_notice(text):
 
 
 SITE_NOTES = [
+    "Sign up for the free daily newsletter, delivered straight to your inbox.",
+    "Få Aarhus Lokalnyt i din indbakke hver morgen.",
     "Τα κείμενα της στήλης εκφράζουν αποκλειστικά τους συντάκτες τους.",
     "Уважаемый посетитель, Вы зашли на сайт как незарегистрированный пользователь.",
     "Подписывайтесь на наши группы ВКонтакте и в Одноклассниках.",

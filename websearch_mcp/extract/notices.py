@@ -148,6 +148,9 @@ _SITE_NOTE = (
     r"zapisz się na (?:\w+ )?newsletter|подпишитесь на (?:нашу )?рассылку|"
     # a newsletter box's promise
     r"no spam|unsubscribe (?:at )?any ?time|kein spam|jederzeit abbestellen|sans spam|désinscri\w+ à tout moment|"
+    r"delivered (?:straight |right |directly )?to your inbox|i din (?:indbakke|inkorg|innboks)|in ihr(?:em)? postfach|"
+    r"dans votre boîte (?:mail|de réception)|en tu bandeja de entrada|na sua caixa de entrada|nella tua casella|"
+    r"in je (?:inbox|mailbox)|w (?:twojej|swojej) skrzynce|"
     r"aucun pourriel|désabonnement en un clic|"
     r"sin spam|sem spam|niente spam|bez spamu|без спама|χωρίς spam|spam yok|geen spam|"
     r"(?:partnerlinkeket|affiliate linkeket) tartalmaz|нажимая (?:на )?кнопку,? вы (?:даёте|даете|подтверждаете) "
@@ -234,7 +237,8 @@ _SITE_NOTE_HINTS = ("cookie", "browser", "navegador", "navigateur", "przegl", "�
                     "más de", "più di", "earlier version", "précédente", "anterior", "frühere", "kontingent",
                     "lesen sie", "sem limites", "sin límites", "reached your", "free article", "newsletter",
                     "boletín", "рассылку", "journalis", "журналіст", "журналист", "dziennikar", "periodismo",
-                    "google news", "εκφράζουν", "υιοθετεί", "незарегистр", "подписывайт")
+                    "google news", "εκφράζουν", "υιοθετεί", "незарегистр", "подписывайт", "inbox", "indbakke", "inkorg",
+                    "innboks", "postfach", "boîte", "bandeja", "caixa", "casella", "mailbox", "skrzyn")
 
 
 _ASCII_HINTS = tuple(hint for hint in _SITE_NOTE_HINTS if hint.isascii())  # all an ASCII text can hold
