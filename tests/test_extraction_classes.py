@@ -1,5 +1,5 @@
 """One minimal hand-made page for each class of extraction failure (fixtures/handmade/extraction,
-expectations.json), and 680 pages of those classes in 38 languages and the markup of many kinds of
+expectations.json), and 720 pages of those classes in 38 languages and the markup of many kinds of
 site (fixtures/handmade/extraction-languages): the article's words come out, the furniture's do not."""
 
 from __future__ import annotations
