@@ -18,11 +18,11 @@ from lxml import etree
 
 from websearch_mcp.extract.labels import NEUTRAL, class_weight, kind_of
 from websearch_mcp.extract.notices import (
+    block_opens,
     is_notice_block,
     opens_as_notice,
     opens_with_notice_words,
     short_enough,
-    spaced_text,
 )
 from websearch_mcp.extract.replies import (
     NO_TEXT,
@@ -730,8 +730,7 @@ def _opening_blocks(best: HtmlElement, scores: Scores, past_links: bool = False)
 def _opens_as_notice(element: HtmlElement) -> bool:
     """A short block that opens with a notice's phrase (beside the article: set aside, whatever follows)."""
     text = text_of(element)
-    return short_enough(text) and (opens_as_notice(text) or (len(element) > 0
-                                                              and opens_as_notice(spaced_text(element))))
+    return short_enough(text) and block_opens(element, opens_as_notice, text)
 
 
 def _lead_caption(parent: HtmlElement, best: HtmlElement) -> HtmlElement | None:

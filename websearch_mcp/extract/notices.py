@@ -211,14 +211,21 @@ def reads_as_notice(text: str) -> bool:
 NOTICE_TEXT = 400  # visible characters: a block this short that opens with a notice's phrase is a notice
 
 
+def _opening(text: str, opening: int) -> str:
+    """A text's first `opening` characters, lower-cased, its white space one space (a phrase broken over
+    two lines of the page's source is the phrase)."""
+    words = opening // 2  # at least `opening` characters with the spaces between them
+    return " ".join(text.split(None, words)[:words])[:opening].lower()
+
+
 def opens_as_notice(text: str, opening: int = 200) -> bool:
     """Whether a block's opening (its first `opening` characters) holds a phrase only notices use."""
-    return bool(NOTICE_ONLY.search(text.strip()[:opening].lower()))
+    return bool(NOTICE_ONLY.search(_opening(text, opening)))
 
 
 def opens_with_notice_words(text: str, opening: int = 200) -> bool:
     """opens_as_notice, the © sign left out."""
-    return bool(NOTICE_WORDS.search(text.strip()[:opening].lower()))
+    return bool(NOTICE_WORDS.search(_opening(text, opening)))
 
 
 # Words one of which every site note holds: looked for first, since most blocks hold none (a substring
@@ -247,7 +254,7 @@ _ASCII_HINTS = tuple(hint for hint in _SITE_NOTE_HINTS if hint.isascii())  # all
 def opens_as_site_note(text: str, opening: int = 200) -> bool:
     """Whether a block's opening is the site talking to its reader (cookies, browser, comment rules,
     subscription)."""
-    head = text.lstrip()[:opening].lower()
+    head = _opening(text, opening)
     for hint in _ASCII_HINTS if head.isascii() else _SITE_NOTE_HINTS:  # a loop: faster than any() over a generator
         if hint in head:
             return SITE_NOTE.search(head) is not None
@@ -268,7 +275,7 @@ def is_notice_block(element: HtmlElement, opens: Callable[[str], bool], text: st
     passed in."""
     if text is None:
         text = text_of(element)
-    if not short_enough(text) or not (opens(text) or (len(element) and opens(spaced_text(element)))):
+    if not short_enough(text) or not block_opens(element, opens, text):
         return False
     first = next(iter(element), None)
     if first is not None and (first.tag in HEADINGS or _title_line(first)) and opens(text_of(first)):
@@ -281,10 +288,21 @@ def is_notice_block(element: HtmlElement, opens: Callable[[str], bool], text: st
     return True
 
 
-def spaced_text(element: HtmlElement) -> str:
-    """An element's text with a space between its parts: a page served without white space between its
-    tags (`<p>All rights reserved</p><p>Imprint</p>`) runs its blocks' words together."""
-    return " ".join(" ".join(element.itertext()).split())
+def block_opens(element: HtmlElement, opens: Callable[[str], bool], text: str) -> bool:
+    """Whether a block's text opens as `opens` says, read also with a space after its first part when the
+    two run together (a box served without white space between its tags: `<p>Support our
+    journalism</p><p>We are…`)."""
+    if opens(text):
+        return True
+    first = element[0] if len(element) else None
+    if first is None or first.tag not in _PARTS:
+        return False
+    cut = len(element.text or "") + len(text_of(first))
+    glued = text[cut - 1:cut].isalnum() and text[cut:cut + 1].isalnum()
+    return glued and opens(f"{text[:cut]} {text[cut:]}")
+
+
+_PARTS = frozenset({"p", "div", "h1", "h2", "h3", "h4", "h5", "h6", "strong", "b", "span", "li", "dt"})
 
 
 def _title_line(element: HtmlElement) -> bool:
