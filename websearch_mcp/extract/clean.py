@@ -304,9 +304,7 @@ def _keep_lead_caption(root: HtmlElement) -> None:
         _keep_opening_caption(root)
         return
     if visible_length(caption.text_content()) >= LEAD_CAPTION and not kind_of(caption).negative:
-        caption.tag = "p"
-        caption.tail = None
-        figure.addprevious(caption)
+        _caption_before(figure, caption)
 
 
 GALLERY_FIGURES = 3  # captioned figures that, holding more text than the prose beside them, make a gallery
@@ -328,11 +326,16 @@ def _keep_gallery_captions(root: HtmlElement, total: int) -> bool:
         return False
     for figure, caption in captions:
         if figure.getparent() is not None:
-            caption.tag = "p"
-            caption.tail = None
             caption.attrib.pop("class", None)  # `caption`: a class word for furniture, which it is not here
-            figure.addprevious(caption)
+            _caption_before(figure, caption)
     return True
+
+
+def _caption_before(figure: HtmlElement, caption: HtmlElement) -> None:
+    """A figure's caption as a paragraph of its own just before the figure (which goes with the rest)."""
+    caption.tag = "p"
+    caption.tail = None
+    figure.addprevious(caption)
 
 
 def _lead_figure(root: HtmlElement) -> HtmlElement | None:
