@@ -174,3 +174,10 @@ def test_a_site_note_inside_the_article_goes_and_a_paragraph_about_copyright_sta
     assert "由平台统一登记版权所有人" in markdown  # "copyright owner" far into a paragraph of the article
     kept = [text[:30] for text in NOTICES_INSIDE if text[:30] in markdown]
     assert kept == [], markdown
+
+
+def test_a_notice_broken_over_lines_of_the_source_reads_as_one():
+    # the page's source wraps the phrase, and indents the block deeply before it
+    text = " " * 500 + "\n" * 20 + "Get the latest news delivered\n            to your inbox."
+    assert opens_as_site_note(text)
+    assert opens_as_notice("La Gazette du Lot.   Tous droits\n      réservés.")
