@@ -65,6 +65,11 @@ SENTENCES = [
     "Platelets above 50K are not associated with significant bleeding in most patients.",
     "Die Versicherung übernimmt die Kosten für neun Sitzungen, wenn der Arzt sie verordnet.",
     "The registry office in Cluj recorded 31,245 marriages last year, the most since 2008.",
+    # an old thing in an article is not an old article
+    "Huset er mer enn hundre år gammelt og ble pusset opp i fjor.",
+    "De eik op het plein is meer dan tweehonderd jaar oud.",
+    "Firma ma ponad dwadzieścia lat doświadczenia w budowie dróg.",
+    "The bus timetable is no longer printed, so riders check the app.",
 ]
 
 
@@ -135,6 +140,18 @@ SITE_NOTES = [
     "Zapisz się na cotygodniowy newsletter o edukacji.",
     "Enjoy discounts, find fashion inspiration and discover fresh arrivals with our curated newsletters.",
     "Important update: the Harbour Clinic is not affiliated with Bay Hospital. Rest assured, we are open!",
+    # the archive banner and the correction in more languages
+    "Denne artikkelen er mer enn ti år gammel og kan inneholde utdatert informasjon.",
+    "Esta matéria foi publicada há mais de dez anos. Algumas informações podem estar desatualizadas.",
+    "Attenzione: questo articolo risale al 2019 e alcune soglie potrebbero essere cambiate.",
+    "Šis puslapis nebeatnaujinamas ir paliktas tik archyvo tikslais.",
+    "Dit artikel is meer dan vijf jaar oud.",
+    "Ten artykuł ma ponad pięć lat i może zawierać nieaktualne informacje.",
+    "Материал опубликован более пяти лет назад, информация может быть устаревшей.",
+    "This page is no longer updated and may contain outdated information.",
+    "Pagwawasto: Sa naunang bersyon ng balitang ito ay mali ang bilang ng mga bayan.",
+    "Correzione: una versione precedente di questo articolo indicava una data sbagliata.",
+    "おわびと訂正：記事中の日付に誤りがありました。",
 ]
 
 

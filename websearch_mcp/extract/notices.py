@@ -139,6 +139,23 @@ _SITE_NOTE = (
     r"este artículo tiene más de \w+ años|questo articolo ha più di \w+ anni|"
     r"an earlier version of this (?:article|story)|une version précédente de cet article|"
     r"una versión anterior de este artículo|eine frühere version dieses artikels|"
+    # the archive banner and the correction in more languages: Portuguese, Italian, Norwegian, Danish,
+    # Swedish, Dutch, Polish, Czech, Russian, Greek, Lithuanian, Filipino
+    r"(?:may|might) (?:contain|include) (?:outdated|out-of-date) information|"
+    r"(?:page|site|article|blog|content) is no longer (?:being )?(?:updated|maintained)|"
+    r"publicad[ao] há mais de \w+ anos|(?:podem|pode) estar desatualizad[ao]s?|"
+    r"questo articolo risale (?:al|a più di)|potrebbero non essere più aggiornat\w|"
+    r"(?:artikkelen|artiklen|artikeln|saken|innlegget|indlægget) (?:er|är) mere? (?:enn|end|än) \w+ år gam\w+|"
+    r"kan inneholde utdatert|"
+    r"kan indeholde forældede|kan innehålla inaktuell|(?:artikel|bericht) is meer dan \w+ jaar oud|"
+    r"kan verouderde informatie|"
+    r"może zawierać nieaktualne|(?:artykuł|tekst) ma (?:ponad|więcej niż) \w+ lat|může obsahovat neaktuální|"
+    r"опубликован[аo]? более \w+ (?:лет|года)|(?:информация )?может быть (?:устаревшей|неактуальной)|"
+    r"δημοσιεύθηκε πριν από (?:περισσότερα από )?\w+ χρόνια|paliktas tik archyvo tikslais|nebeatnaujinamas|"
+    r"una versione precedente di questo articolo|uma versão anterior des[ta]a? (?:matéria|reportagem|notícia|artigo)|"
+    r"een eerdere versie van dit (?:artikel|bericht)|wcześniejsza wersja (?:tego )?artykułu|"
+    r"в (?:предыдущей|первоначальной) версии (?:этой |данной )?(?:статьи|заметки|материала)|"
+    r"σε προηγούμενη έκδοση (?:του|αυτού του) άρθρου|sa naunang bersyon ng|"
     r"kontingent an (?:freien|kostenlosen) artikeln|lesen sie weiter mit|leia sem limites|lea sin límites|"
     r"you['’]ve reached your (?:free )?(?:article )?limit|free articles? (?:left|remaining) this month|"
     r"sign up (?:for|to) our (?:\w+ )?newsletter|subscribe to our (?:\w+ )?newsletter|"
@@ -178,7 +195,8 @@ _SITE_NOTE = (
 # The cookie note in Japanese, Korean and Chinese (no word edges).
 _SITE_NOTE_CJK = (r"(?:cookie|クッキー)を(?:使用|利用)|쿠키를 사용|使用cookie|コメントは承認制|"
                   r"쿠팡 ?파트너스|수수료를 제공받|聯盟行銷|联盟营销|"
-                  r"アフィリエイト(?:広告|プログラム)を(?:利用|使用)|(?:プロモーション|広告)が含まれています")
+                  r"アフィリエイト(?:広告|プログラム)を(?:利用|使用)|(?:プロモーション|広告)が含まれています|"
+                  r"(?:おわび|お詫び)と訂正|更正(?:声明|启事|啟事)")
 # Chinese and Japanese (no word edges): rights reserved, "does not represent this site", no reprint.
 _NOTICE_CJK = (r"版权所有|版權所有|무단 ?전재|不代表本站|未经授权|未經授權|無断転載|禁止转载|"
                r"仅代表作者|僅代表作者|本站不[對对]|概不[負负][責责]|转载请注明|轉載請註明|谢绝.{0,10}转载|謝絕.{0,10}轉載|"
@@ -240,7 +258,11 @@ _SITE_NOTE_HINTS = ("cookie", "browser", "navegador", "navigateur", "przegl", "�
                     "afilia", "inscrivez", "concorda", "dados", "maintained", "承認制", "쿠팡", "수수료", "partnerlink",
                     "linkeket", "нажимая", "clicking", "spam", "спам", "unsubscri", "abbestell", "désinscri",
                     "pourriel", "désabonnement", "聯盟", "联盟", "years old", "year old", "suscrí", "mais de",
-                    "jahre alt", "plus de",
+                    "jahre alt", "plus de", "outdated", "out-of-date", "no longer", "há mais", "desatualiz", "risale",
+                    "aggiornat", "år gam", "utdatert", "forældede", "inaktuell", "jaar oud", "verouderde",
+                    "nieaktualn", "ponad", "więcej", "neaktuáln", "более", "устаревш", "неактуальн", "δημοσιεύθηκε",
+                    "archyvo", "nebeatnaujinamas", "訂正", "更正", "versione precedente", "versão anterior", "eerdere versie",
+                    "wcześniejsza", "версии", "προηγούμενη", "naunang",
                     "más de", "più di", "earlier version", "précédente", "anterior", "frühere", "kontingent",
                     "lesen sie", "sem limites", "sin límites", "reached your", "free article", "newsletter",
                     "boletín", "рассылку", "journalis", "журналіст", "журналист", "dziennikar", "periodismo",
