@@ -52,6 +52,13 @@ NOTICES = [
     "A cikk átvétele kizárólag a kiadó előzetes írásos engedélyével lehetséges.",
     "No part of this article may be reproduced without the prior written permission of the publisher.",
     "Artikel ini telah tayang di WartaNusantara.id dengan judul serupa.",
+    # reprints forbidden, or free with the source named; a Mexican firm's tax number
+    "Ventiladores del Norte, S.A. de C.V. · RFC VDN980514QK2 · Registro Público de Comercio de Monterrey.",
+    "Este comunicado puede reproducirse total o parcialmente citando la fuente.",
+    "Prohibida su reproducción total o parcial sin autorización del editor.",
+    "Riproduzione riservata. Foto di archivio.",
+    "Abdruck honorarfrei, Beleg erbeten.",
+    "Przedruk tylko za zgodą redakcji.",
 ]
 SENTENCES = [
     "The council voted on Monday to paint every public bench orange before the summer festival.",
@@ -70,6 +77,7 @@ SENTENCES = [
     "De eik op het plein is meer dan tweehonderd jaar oud.",
     "Firma ma ponad dwadzieścia lat doświadczenia w budowie dróg.",
     "The bus timetable is no longer printed, so riders check the app.",
+    "La ley federal prohíbe la reproducción de obras sin permiso del autor, recordó el juez.",
 ]
 
 

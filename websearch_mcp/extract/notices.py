@@ -40,6 +40,15 @@ _NOTICE_ONLY = (
     r"előzetes írásos engedély\w*|autorisation écrite préalable|autorización previa y por escrito|"
     r"previa autorizzazione scritta|bez pisemnej zgody|без письменного разрешения|bez písemného souhlasu|"
     r"izin tertulis|yazılı izni? (?:olmadan|alınmadan)|"
+    # reprints forbidden, or free with the source named (Spanish, Portuguese, Italian, German, French, Polish,
+    # Dutch), and a Mexican firm's tax number and registry
+    r"prohibida (?:su|la) reproducción|(?:puede|pueden|podrá|se permite|se autoriza) (?:la )?reproduc\w* "
+    r"(?:total o parcial(?:mente)? )?(?:citando|mencionando|con mención de) la fuente|proibida a reprodução|"
+    r"reprodução (?:permitida|autorizada) (?:desde que|mediante|com)|riproduzione riservata|vietata la riproduzione|"
+    r"nachdruck (?:nur )?mit (?:genehmigung|quellenangabe|zustimmung)|abdruck honorarfrei|"
+    r"reproduction autorisée (?:avec|sous réserve de) (?:la )?(?:mention|citation)|przedruk (?:tylko )?za zgodą|"
+    r"overname (?:alleen )?(?:met|na) (?:bronvermelding|toestemming)|"
+    r"rfc:? ?[a-zñ&]{3,4}-?\d{6}-?[a-z0-9]{3}|registro público de (?:comercio|la propiedad)|"
     # a syndicated article's closing line (Indonesian news sites)
     r"artikel ini telah (?:tayang|terbit|dimuat) di|"
     r"p\. ?iva:? ?\d+|partita iva:? ?\d+|ičo:? ?\d+|dič:? ?cz\d+|zapsán[aáý]? v (?:obchodním|živnostenském) rejstříku|"
@@ -261,8 +270,8 @@ _SITE_NOTE_HINTS = ("cookie", "browser", "navegador", "navigateur", "przegl", "�
                     "jahre alt", "plus de", "outdated", "out-of-date", "no longer", "há mais", "desatualiz", "risale",
                     "aggiornat", "år gam", "utdatert", "forældede", "inaktuell", "jaar oud", "verouderde",
                     "nieaktualn", "ponad", "więcej", "neaktuáln", "более", "устаревш", "неактуальн", "δημοσιεύθηκε",
-                    "archyvo", "nebeatnaujinamas", "訂正", "更正", "versione precedente", "versão anterior", "eerdere versie",
-                    "wcześniejsza", "версии", "προηγούμενη", "naunang",
+                    "archyvo", "nebeatnaujinamas", "訂正", "更正", "versione precedente", "versão anterior",
+                    "eerdere versie", "wcześniejsza", "версии", "προηγούμενη", "naunang",
                     "más de", "più di", "earlier version", "précédente", "anterior", "frühere", "kontingent",
                     "lesen sie", "sem limites", "sin límites", "reached your", "free article", "newsletter",
                     "boletín", "рассылку", "journalis", "журналіст", "журналист", "dziennikar", "periodismo",
