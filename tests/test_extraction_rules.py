@@ -1418,3 +1418,33 @@ def test_the_first_paragraphs_in_blocks_of_their_own_join_the_body_past_a_box_of
     page = extract_page(_old_news_layout()).markdown
     assert "The first paragraph says" in page and "The fourth paragraph says" in page
     assert "Paragraph 9 of the body" in page and "what the cabinet feared" not in page
+
+
+def test_a_titled_list_of_the_shops_products_beside_an_article_is_not_more_of_it():
+    body = "".join(f"<p>{text}</p>" for text in (
+        "When the nights turn cold the skin loses water faster, and a cleanser that strips it leaves it "
+        "tight and red by the evening, whatever cream follows it.",
+        "Wash with lukewarm water, pat the face dry with a towel, and put on the toner and cream within "
+        "three minutes, before the water on the skin has gone.",
+        "A mild gel cleanser with a pH near that of the skin, 5.5, is the first thing to change, long "
+        "before the moisturiser, and the change shows within a week."))
+    cards = "".join(
+        f"<li class='record'><div class='box'><div class='thumbnail'><a href='/product/{n}'><img src='/{n}.jpg' "
+        f"alt=''></a></div><div class='description'><strong class='name'><a href='/product/detail?no={n}'>"
+        f"<span>{name}</span></a></strong><div class='summary'>{desc}</div><ul class='spec'><li><span>{price}"
+        "</span></li></ul></div></div></li>"
+        for n, name, desc, price in (
+            (110, "Calming toner 200 ml", "Seventy per cent plant extract soothes reddened skin and keeps the balance of oil and water.", "24.00"),
+            (111, "Barrier cream 50 ml", "Panthenol and ceramides fill the gaps of a worn skin barrier through a dry winter.", "32.00"),
+            (112, "Mineral sunscreen", "A light sunscreen that leaves no white cast and suits sensitive skin in every season.", "28.00"),
+            (113, "Gel cleanser 150 ml", "A low-irritation gel at pH 5.5 that leaves the skin soft and moist after washing.", "19.00")))
+    html = ("<html><body><div id='header'><ul class='menu'><li><a href='/toner'>Toners</a></li><li><a "
+            "href='/cream'>Creams</a></li><li><a href='/magazine'>Magazine</a></li></ul></div><div id='contents'>"
+            f"<div class='read-view'><h3>Why a cold season starts with the cleanser</h3>"
+            f"<div class='detail'>{body}</div>"
+            f"<div class='relation-product'><h4>Products to go with this story</h4><ul class='grid'>{cards}</ul></div>"
+            "</div></div><div id='footer'><p>Mellow Skin Ltd, 12 Harbour Road, customer line 0800 123 456</p>"
+            "</div></body></html>")
+    markdown = extract_page(html, "https://shop.example.org/magazine/read/41").markdown
+    assert "a cleanser that strips it" in markdown and "the change shows within a week" in markdown
+    assert "Panthenol and ceramides" not in markdown and "leaves no white cast" not in markdown, markdown

@@ -35,8 +35,7 @@ def lists_items(element: HtmlElement) -> bool:
     """A list of the site's items, each an entry of its own page: three or more blocks alike, each a short
     text with a linked title (a product with its description and price, a class with its date, an event),
     holding most of the block's text. Beside an article, they are the shop or the calendar, not more of it."""
-    while len(element) == 1 and isinstance(element[0].tag, str):
-        element = element[0]
+    element = _under_title(element)
     if len(element) < TEASERS:
         return False
     groups: dict[str, list[HtmlElement]] = {}
@@ -56,6 +55,19 @@ def lists_items(element: HtmlElement) -> bool:
         targets.add(link.get("href"))
         held += len(text.strip())
     return len(targets) == len(entries) and held >= ITEMS_SHARE * len(element.text_content().strip())
+
+
+def _under_title(element: HtmlElement) -> HtmlElement:
+    """The block inside a wrapper of one child, or of a title and one child ("Products for this article"
+    over its list)."""
+    while True:
+        children = [child for child in element if isinstance(child.tag, str)]
+        if len(children) == 2 and children[0].tag in _HEADINGS:
+            element = children[1]
+        elif len(children) == 1 and len(element) == 1:
+            element = children[0]
+        else:
+            return element
 
 
 def marked_other_pages(element: HtmlElement) -> bool:
