@@ -1434,10 +1434,14 @@ def test_a_titled_list_of_the_shops_products_beside_an_article_is_not_more_of_it
         f"<span>{name}</span></a></strong><div class='summary'>{desc}</div><ul class='spec'><li><span>{price}"
         "</span></li></ul></div></div></li>"
         for n, name, desc, price in (
-            (110, "Calming toner 200 ml", "Seventy per cent plant extract soothes reddened skin and keeps the balance of oil and water.", "24.00"),
-            (111, "Barrier cream 50 ml", "Panthenol and ceramides fill the gaps of a worn skin barrier through a dry winter.", "32.00"),
-            (112, "Mineral sunscreen", "A light sunscreen that leaves no white cast and suits sensitive skin in every season.", "28.00"),
-            (113, "Gel cleanser 150 ml", "A low-irritation gel at pH 5.5 that leaves the skin soft and moist after washing.", "19.00")))
+            (110, "Calming toner 200 ml",
+             "Seventy per cent plant extract soothes reddened skin and keeps the balance of oil and water.", "24.00"),
+            (111, "Barrier cream 50 ml",
+             "Panthenol and ceramides fill the gaps of a worn skin barrier through a dry winter.", "32.00"),
+            (112, "Mineral sunscreen",
+             "A light sunscreen that leaves no white cast and suits sensitive skin in every season.", "28.00"),
+            (113, "Gel cleanser 150 ml",
+             "A low-irritation gel at pH 5.5 that leaves the skin soft and moist after washing.", "19.00")))
     html = ("<html><body><div id='header'><ul class='menu'><li><a href='/toner'>Toners</a></li><li><a "
             "href='/cream'>Creams</a></li><li><a href='/magazine'>Magazine</a></li></ul></div><div id='contents'>"
             f"<div class='read-view'><h3>Why a cold season starts with the cleanser</h3>"
