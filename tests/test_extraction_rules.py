@@ -189,6 +189,17 @@ def test_reviews_related_articles_and_ads_are_known_in_more_languages(label, com
     assert (kind.comments, kind.negative) == (comments, negative)
 
 
+@pytest.mark.parametrize(("label", "positive", "negative"), [
+    ("contentpaneopen", True, False), ("item-page", True, False), ("itemFullText", True, False),  # the article
+    ("moduletable", False, True), ("moduletable_menu", False, True),  # a module beside it
+])
+def test_joomlas_article_and_modules_are_known_by_their_classes(label, positive, negative):
+    from websearch_mcp.extract.labels import label_kind
+
+    kind = label_kind(label)
+    assert (kind.positive, kind.negative) == (positive, negative)
+
+
 def test_a_closing_notice_above_the_photo_credit_is_set_aside():
     # the outlet's registration and reprint rule close the article, with the photo's credit and the
     # author's name below them: the notice goes, the lines below it stay

@@ -42,7 +42,9 @@ NEGATIVE = re.compile(
     # customers' testimonials on a company's page, in English, French, Spanish, Portuguese and German
     r"testimonial\w*|temoignages?|testimonios?|depoimentos?|kundenstimmen|"
     # a call to action ("cta-band", "call-to-action", "donate-row"): a button and a line asking the reader to act
-    r"cta|calltoaction|call to action|donate|donations?|prefooter|subfooter|partner)" + _END,
+    r"cta|calltoaction|call to action|donate|donations?|prefooter|subfooter|partner|"
+    # a Joomla module (the site's boxes around the article: latest news, an agenda, a poll)
+    r"moduletable)" + _END,
     re.IGNORECASE)
 # Words of the article itself; each earns a candidate 25 points.
 POSITIVE = re.compile(
@@ -52,7 +54,9 @@ POSITIVE = re.compile(
     r"inhalt|artikel\w*|beitrag\w*|haupttext|texte|contenu|corps|contenido|articulo|cuerpo|noticia|"
     r"tresc|tekst|artykul\w*|statya|stati|zhengwen|neirong|wenzhang|"
     # Dutch, Portuguese, Italian, Turkish
-    r"inhoud|bericht|nieuwsbericht|conteudo|materia|contenuto|articolo|testo|icerik|haber|metin)" + _END,
+    r"inhoud|bericht|nieuwsbericht|conteudo|materia|contenuto|articolo|testo|icerik|haber|metin|"
+    # the article in Joomla's templates (`contentpaneopen` in 1.5, `item-page` and K2's `itemFullText` later)
+    r"contentpaneopen|item page|itemfulltext|itemintrotext)" + _END,
     re.IGNORECASE)
 # Comment sections: nothing inside them is the article. Words, and compounds that start with the word
 # ("commentlist", "commentbody", German "Kommentarbereich"); not one that ends with it ("nocomments",
