@@ -26,6 +26,8 @@ NOTICES = [
     "Όροι χρήσης και προστασία προσωπικών δεδομένων.",
     "本文仅代表作者观点，转载目的在于传递更多信息，不构成任何投资建议。",
     "未經同意請勿轉載全文。",
+    "版权声明：凡注明来源的所有作品，版权均属本报社所有，未经书面授权不得转载。",
+    "免責聲明：本站內容僅供參考。",
     # a company's imprint and tax number, a reprint request
     "Angaben gemäß § 5 TMG: Bäckerei Hofmann, Kirchgasse 3, 79346 Endingen.",
     "Verantwortlich für den Inhalt nach § 55 Abs. 2 RStV: Thomas Hofmann.",
