@@ -1463,3 +1463,20 @@ def test_a_titled_list_of_the_shops_products_beside_an_article_is_not_more_of_it
     markdown = extract_page(html, "https://shop.example.org/magazine/read/41").markdown
     assert "a cleanser that strips it" in markdown and "the change shows within a week" in markdown
     assert "Panthenol and ceramides" not in markdown and "leaves no white cast" not in markdown, markdown
+
+
+def test_a_closing_notice_set_as_a_line_after_a_break_is_set_aside():
+    # a blog of line breaks, no paragraphs: its rights line is an inline element after the last break
+    lines = "<br><br>".join((
+        "We reached Kargopol on the evening bus, three hours from the railway, and walked to the old town "
+        "through streets of wooden houses with carved window frames.",
+        "In the workshop on October Street a potter showed us how the clay toys are shaped, dried for days "
+        "and fired in an ordinary stove before they are painted.",
+        "Tomorrow we go on to the villages with the tented churches. To be continued."))
+    html = (f"<html><body><div class='header'><a href='/'>Northern road</a></div><article class='entry-content'>"
+            f"{lines}<br><br><i>© All photographs and texts in this journal belong to the author. No reprints "
+            "without the author's written permission.</i></article><div class='footer'>About this journal</div>"
+            "</body></html>")
+    markdown = extract_page(html, "https://northern-road.example.org/71502.html").markdown
+    assert "carved window frames" in markdown and "To be continued." in markdown
+    assert "belong to the author" not in markdown, markdown

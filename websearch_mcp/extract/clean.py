@@ -237,6 +237,8 @@ def _drop_closing_notices(root: HtmlElement) -> None:
     for _ in range(CLOSING_NOTICES + CLOSING_LINES):
         closing = _closing_block(root)
         if closing is None:
+            closing = _closing_line(root)
+        if closing is None:
             break
         if is_notice_block(closing, _opens_closing_notice):
             drop(closing)
@@ -279,6 +281,24 @@ def _closing_block(root: HtmlElement) -> HtmlElement | None:
         if parent is None or parent is root or text_of(parent).strip() != ending:
             return last
         last = parent
+
+
+_LINE_TAGS = frozenset({"i", "em", "small", "span", "b", "strong", "font"})
+
+
+def _closing_line(root: HtmlElement) -> HtmlElement | None:
+    """The content's last line when it is an inline element after a line break, ending the text (a blog's
+    "<br><br><i>© All texts and photos…</i>", with no paragraph around it)."""
+    last = root
+    while len(last) and not (last[-1].tail or "").strip():
+        last = last[-1]
+        if last.tag in _LINE_TAGS:
+            previous = last.getprevious()
+            ending = text_of(last).strip()
+            if previous is not None and previous.tag == "br" and ending and text_of(root).rstrip().endswith(ending):
+                return last
+            return None
+    return None
 
 
 def _inside_dropped(element: HtmlElement, root: HtmlElement, dropped: set[HtmlElement]) -> bool:
