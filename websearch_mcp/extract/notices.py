@@ -185,7 +185,11 @@ _SITE_NOTE = (
     r"déjà abonné|abonnez-vous|votre navigateur (?:est obsolète|n['’]est plus à jour)|"
     r"jetzt abonnieren|bereits abonnent|ihr browser ist veraltet|"
     r"suscríbete|ya eres suscriptor|tu navegador está desactualizado|"
-    r"zaloguj się,? aby|twoja przeglądarka jest przestarzała|"
+    r"zaloguj się,? aby|twoja przeglądarka jest (?:przestarzała|nieaktualna)|"
+    # an old browser, in more words: German, French, Spanish, Italian, Portuguese, Russian, Dutch, Czech
+    r"(?:veralteten|veralteter) browser|navigateur obsolète|navegador (?:obsoleto|desactualizado)|"
+    r"browser (?:obsoleto|non aggiornato)|navegador desatualizado|устаревш\w+ (?:версию )?браузер\w*|"
+    r"verouderde browser|zastaralý prohlížeč|"
     r"подпишитесь|ваш браузер устарел|"
     r"εγγραφείτε συνδρομητές|ο browser σας|"
     # a column's "the views are the author's" note, a guest's prompt to register, a "follow our groups" line
@@ -258,7 +262,8 @@ def opens_with_notice_words(text: str, opening: int = 200) -> bool:
 
 # Words one of which every site note holds: looked for first, since most blocks hold none (a substring
 # test is far cheaper than the pattern).
-_SITE_NOTE_HINTS = ("cookie", "browser", "navegador", "navigateur", "przegl", "браузер", "comment", "subscri",
+_SITE_NOTE_HINTS = ("cookie", "browser", "navegador", "navigateur", "przegl", "браузер", "prohlíž", "comment",
+                    "subscri",
                     "unlimited", "abonn", "suscri", "zaloguj", "подпиш", "εγγραφ", "règles", "charte", "kommentar",
                     "normas", "regole", "regulamin", "правила", "κανόνες", "connecté", "angemeldet", "debes ", "devi ",
                     "zalogowan", "необходимо", "πρέπει", "έκδοση", "posting", "çerez", "クッキー", "쿠키",
