@@ -138,6 +138,7 @@ def test_a_data_island_of_labels_is_not_content():
     ("commentOnSelection", False, False),  # a post's "comment on the selected text" feature, around the post
     ("post hentry status-published commented", False, True),  # a post that has comments is the post
     ("entry commentable", False, True), ("commenting-area", True, False), ("commented-list", True, False),
+    ("comEnt report-spam-target", True, False),  # uCoz's comments
 ])
 def test_class_words_are_whole_words(label, comments, positive):
     from websearch_mcp.extract.labels import label_kind
@@ -1480,3 +1481,28 @@ def test_a_closing_notice_set_as_a_line_after_a_break_is_set_aside():
     markdown = extract_page(html, "https://northern-road.example.org/71502.html").markdown
     assert "carved window frames" in markdown and "To be continued." in markdown
     assert "belong to the author" not in markdown, markdown
+
+
+def test_readers_opinions_under_a_title_with_a_link_to_add_ones_own_are_the_comments():
+    opinions = "".join(
+        f"<div class='op'><div class='op-n'><b>{name}</b> ~ IP: 83.21.xxx.xxx ~ {date}</div>"
+        f"<div class='op-t'>{text}</div></div>" for name, date, text in (
+            ("stała klientka", "24.04.2014 14:20", "Od dwudziestu lat kupuję u tych samych pań warzywa i jajka, "
+             "zawsze na Kościuszki, a teraz mam jeździć na drugi koniec miasta z ciężkimi siatkami i czekać "
+             "na autobus, który jeździ co pół godziny."),
+            ("kupiec", "24.04.2014 15:02", "Nikt nas nie pytał o zdanie, a opłata targowa na nowym placu ma być "
+             "wyższa niż dotąd, chociaż klientów będzie mniej, bo nowe miejsce jest daleko od centrum."),
+            ("mieszkaniec", "24.04.2014 16:45", "Wreszcie ktoś się za to wziął, bo w dni targowe nie da się "
+             "przejechać ulicą Kościuszki, a samochody stoją na chodnikach i na trawnikach pod blokami."),
+            ("emeryt", "24.04.2014 18:10", "Autobus co pół godziny to za mało, niech jeździ co kwadrans "
+             "przynajmniej rano, kiedy są największe zakupy, bo inaczej starsi ludzie zostaną w domach.")))
+    html = ("<html><body><table id='uklad'><tr><td class='lewa'><a href='/'>Start</a><br><a href='/wiadomosci'>"
+            "Wiadomości</a></td><td class='srodek'><div class='news'><h1>Targowisko przeniosą na Zamojską</h1>"
+            "<div class='news-tresc'>Od czerwca targowisko miejskie ma działać przy ulicy Zamojskiej, na terenie "
+            "dawnej bazy PKS.<br><br>Na nowym miejscu powstanie 180 stanowisk, z czego 40 zadaszonych, oraz "
+            "parking na 120 aut.</div></div>"
+            "<div id='opinie'><div class='opinie-naglowek'>Opinie czytelników (4) &nbsp; <a href='#'>dodaj "
+            f"opinię</a></div>{opinions}</div></td></tr></table></body></html>")
+    markdown = extract_page(html, "https://ebilgoraj.example.pl/wiadomosci/targowisko.html").markdown
+    assert "dawnej bazy PKS" in markdown and "parking na 120 aut" in markdown
+    assert "warzywa i jajka" not in markdown and "co kwadrans" not in markdown, markdown

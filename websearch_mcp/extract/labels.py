@@ -72,6 +72,8 @@ COMMENTS = re.compile(
     r"hozzaszolas\w*|kommentit|kommentti\w*|comentarii|"
     # customers' reviews in French, Romanian, Czech, Portuguese and Spanish (`avis-clients`, `recenzii`)
     r"avis|recenzii|recenze|avaliacoes|resenas|"
+    # uCoz's comments (`comEnt`, each one reader's), which millions of Russian-language sites ran on
+    r"com ent|"
     r"pinglun|respond|reply|replies|antworten|reponses|respuestas|odpowiedzi)" + _END,
     re.IGNORECASE)
 # Lists of citations (Wikipedia's `references`, `reflist`): part of the article around them, never the

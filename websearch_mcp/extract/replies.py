@@ -276,7 +276,7 @@ def signature(element: HtmlElement) -> tuple[str, str]:
 
 _COMMENT_WORDS = (
     r"comments?|kommentare?|commenti|commentaires?|comentarios?|comentários|komentarze?|"
-    r"komentáře|komentar|reacties|reacciones|reactions?|responses|reviews|opiniones|avis|bewertungen|"
+    r"komentáře|komentar|opinie(?: czytelników| internautów)?|reacties|reacciones|reactions?|responses|reviews|opiniones|avis|bewertungen|"
     r"yorumlar|комментари[йи]|коментар[іі]|відгуки|отзывы|σχόλια|ý kiến bạn đọc|bình luận|sổ lưu bút|"
     r"guestbook|gästebuch|livre d['’]or|libro de visitas|condolences|kondolenzen|μηνύματα συλλυπητηρίων|"
     r"评论|評論|留言|コメント|댓글")
@@ -342,9 +342,7 @@ def mark_titled_sections(root: HtmlElement) -> None:
             if len(title) > 3:
                 continue
             text = title.text_content()
-        elif len(title):
-            continue  # a title in a <div> or <p> is a leaf: its own text (no walk of a subtree)
-        else:
+        else:  # a title in a <div> or <p>: its own text, before any child (a link to add one's own after it)
             text = title.text or ""
         if not text or len(text) > TITLE_TEXT * 2:
             continue
@@ -357,7 +355,8 @@ def mark_titled_sections(root: HtmlElement) -> None:
             mark, is_kind = RELATED_MARK, _rows_are_links
         else:
             continue
-        if title.find(".//a") is not None or any(a.tag == "a" for a in title.iterancestors()):
+        if (title.tag in _HEADING_TAGS and title.find(".//a") is not None) or any(
+                a.tag == "a" for a in title.iterancestors()):
             continue
         parent = title.getparent()
         if parent is not None and parent.tag in _SECTION_TAGS and _first_child(parent) is title:
