@@ -276,7 +276,7 @@ def signature(element: HtmlElement) -> tuple[str, str]:
 
 _COMMENT_WORDS = (
     r"comments?|kommentare?|commenti|commentaires?|comentarios?|comentários|komentarze?|"
-    r"komentáře|komentar|opinie(?: czytelników| internautów)?|reacties|reacciones|reactions?|responses|reviews|opiniones|avis|bewertungen|"
+    r"komentáře|komentar|opinie|reacties|reacciones|reactions?|responses|reviews|opiniones|avis|bewertungen|"
     r"yorumlar|комментари[йи]|коментар[іі]|відгуки|отзывы|σχόλια|ý kiến bạn đọc|bình luận|sổ lưu bút|"
     r"guestbook|gästebuch|livre d['’]or|libro de visitas|condolences|kondolenzen|μηνύματα συλλυπητηρίων|"
     r"评论|評論|留言|コメント|댓글")
