@@ -28,6 +28,7 @@ NOTICES = [
     "未經同意請勿轉載全文。",
     "版权声明：凡注明来源的所有作品，版权均属本报社所有，未经书面授权不得转载。",
     "免責聲明：本站內容僅供參考。",
+    "扫描下方二维码，关注我们的微信公众号。",
     # a company's imprint and tax number, a reprint request
     "Angaben gemäß § 5 TMG: Bäckerei Hofmann, Kirchgasse 3, 79346 Endingen.",
     "Verantwortlich für den Inhalt nach § 55 Abs. 2 RStV: Thomas Hofmann.",
@@ -80,6 +81,7 @@ SENTENCES = [
     "Firma ma ponad dwadzieścia lat doświadczenia w budowie dróg.",
     "The bus timetable is no longer printed, so riders check the app.",
     "La ley federal prohíbe la reproducción de obras sin permiso del autor, recordó el juez.",
+    "下一步，消费者扫描包装上的二维码，即可查看所购茶叶的产地和采摘日期。",  # a QR code in the story
 ]
 
 
