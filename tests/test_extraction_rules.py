@@ -1432,7 +1432,9 @@ def test_the_first_paragraphs_in_blocks_of_their_own_join_the_body_past_a_box_of
     assert "Paragraph 9 of the body" in page and "what the cabinet feared" not in page
 
 
-def test_a_titled_list_of_the_shops_products_beside_an_article_is_not_more_of_it():
+@pytest.mark.parametrize("title", ["<h4>Products to go with this story</h4>",
+                                   "<div class='summary-header'><h3>Products to go with this story</h3></div>"])
+def test_a_titled_list_of_the_shops_products_beside_an_article_is_not_more_of_it(title):
     body = "".join(f"<p>{text}</p>" for text in (
         "When the nights turn cold the skin loses water faster, and a cleanser that strips it leaves it "
         "tight and red by the evening, whatever cream follows it.",
@@ -1458,7 +1460,7 @@ def test_a_titled_list_of_the_shops_products_beside_an_article_is_not_more_of_it
             "href='/cream'>Creams</a></li><li><a href='/magazine'>Magazine</a></li></ul></div><div id='contents'>"
             f"<div class='read-view'><h3>Why a cold season starts with the cleanser</h3>"
             f"<div class='detail'>{body}</div>"
-            f"<div class='relation-product'><h4>Products to go with this story</h4><ul class='grid'>{cards}</ul></div>"
+            f"<div class='relation-product'>{title}<ul class='grid'>{cards}</ul></div>"
             "</div></div><div id='footer'><p>Mellow Skin Ltd, 12 Harbour Road, customer line 0800 123 456</p>"
             "</div></body></html>")
     markdown = extract_page(html, "https://shop.example.org/magazine/read/41").markdown

@@ -62,12 +62,22 @@ def _under_title(element: HtmlElement) -> HtmlElement:
     over its list)."""
     while True:
         children = [child for child in element if isinstance(child.tag, str)]
-        if len(children) == 2 and children[0].tag in _HEADINGS:
+        if len(children) == 2 and _is_title(children[0]):
             element = children[1]
         elif len(children) == 1 and len(element) == 1:
             element = children[0]
         else:
             return element
+
+
+TITLE_TEXT = 80  # characters of a list's title
+
+
+def _is_title(element: HtmlElement) -> bool:
+    """A heading, or a block holding a short heading and nothing more (`<div class="summary-header"><h3>`)."""
+    if element.tag in _HEADINGS:
+        return True
+    return next(element.iter(*_HEADINGS), None) is not None and len(element.text_content()) <= TITLE_TEXT
 
 
 def marked_other_pages(element: HtmlElement) -> bool:
