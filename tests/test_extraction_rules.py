@@ -1508,3 +1508,4 @@ def test_readers_opinions_under_a_title_with_a_link_to_add_ones_own_are_the_comm
     markdown = extract_page(html, "https://ebilgoraj.example.pl/wiadomosci/targowisko.html").markdown
     assert "dawnej bazy PKS" in markdown and "parking na 120 aut" in markdown
     assert "warzywa i jajka" not in markdown and "co kwadrans" not in markdown, markdown
+

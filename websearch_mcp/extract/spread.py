@@ -11,6 +11,8 @@ set aside in it, as they are when the best block is chosen (a short article besi
 
 from __future__ import annotations
 
+import re
+
 from lxml import etree
 
 from websearch_mcp.extract.clean import drop
@@ -76,9 +78,10 @@ _NTH_TEXT_OUTSIDE_HEADINGS = etree.XPath(
 def spread_area(tree: HtmlElement, chosen: list[HtmlElement], scores: Scores) -> HtmlElement | None:
     """The page's content area with what is not the page's own text set aside: sidebars, menus and
     footers by their tags, the page's header, comment sections, runs of replies and lists of other
-    pages (never a block that holds one of the chosen ones)."""
+    pages (never a block that holds one of the chosen ones). None when what was found is an
+    <article> inside the area: a short post, whose page's other sections are not more of it."""
     area = content_area(tree)
-    if area is None:
+    if area is None or any(_in_post(element, area) for element in chosen):
         return None
     holding = {ancestor for element in chosen for ancestor in element.iterancestors()} | set(chosen)
     drop_furniture_tags(tree)
@@ -87,6 +90,25 @@ def spread_area(tree: HtmlElement, chosen: list[HtmlElement], scores: Scores) ->
             drop(header)  # the page's header (its logo and menu), not an article's
     _set_aside(area, holding, scores)
     return area
+
+
+_POST_WORDS = frozenset({"post", "entry", "hentry", "blog"})
+_TOKENS = re.compile(r"[a-z0-9]+")
+
+
+def _in_post(element: HtmlElement, area: HtmlElement) -> bool:
+    """Whether an element is, or is inside, the area's one post: an <article> below the area that is
+    dated (a <time>) or classed as a post or an entry, with no other article beside it (a blog's front
+    page of posts spreads)."""
+    post = next((node for node in (element, *element.iterancestors()) if node.tag == "article" or node is area),
+                None)
+    if post is None or post is area:
+        return False
+    if post.find(".//time") is None and _POST_WORDS.isdisjoint(_TOKENS.findall((post.get("class") or "").lower())):
+        return False
+    around = set(post.iterancestors())
+    return all(other is post or other in around or post in set(other.iterancestors())
+               for other in area.iter("article"))
 
 
 def _set_aside(element: HtmlElement, holding: set[HtmlElement], scores: Scores) -> None:
