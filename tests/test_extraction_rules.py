@@ -1509,3 +1509,31 @@ def test_readers_opinions_under_a_title_with_a_link_to_add_ones_own_are_the_comm
     assert "dawnej bazy PKS" in markdown and "parking na 120 aut" in markdown
     assert "warzywa i jajka" not in markdown and "co kwadrans" not in markdown, markdown
 
+
+
+def test_the_sections_of_an_about_page_made_alike_are_all_read():
+    def section(kind: str, title: str, paragraphs: tuple[str, ...]) -> str:
+        text = "".join(f"<p>{paragraph}</p>" for paragraph in paragraphs)
+        return (f"<div class='section {kind} wf-section'><div class='container narrow'><h2 class='heading'>{title}"
+                f"</h2><div class='rich-text w-richtext'>{text}</div></div></div>")
+
+    html = ("<html><body><div class='navbar' role='banner'><nav><a href='/'>Home</a> <a href='/about'>About</a> "
+            "<a href='/donate'>Donate</a></nav></div>"
+            "<div class='section hero wf-section'><div class='container'><h1>No one should grow old alone</h1>"
+            "</div></div>"
+            + section("plain", "Our story", (
+                "It began with a list written by hand and pinned up in the grocer's on the square, where neighbours "
+                "signed up to visit an older neighbour once a week, and within months it held forty names.",
+                "In 2014 we became a charity and took the visits to three more districts; in 2019 we could hire a "
+                "social worker and a full-time coordinator of the volunteers."))
+            + "<div class='section stats wf-section'><div class='container'><p>Ten euros a month pays for a month of "
+              "daily calls.</p><a href='/donate'>Give</a></div></div>"
+            + section("light", "How we work", (
+                "Each person has a volunteer of their own, who visits at least once a week and rings on the other "
+                "days; the volunteers are trained first and meet the staff every month.",
+                "We work with the parish councils, the health centres, the chemists and the shops, because the "
+                "chemist or the man at the café is often the first to notice that someone needs help."))
+            + "<footer><p>Neighbours of the Old Town, a registered charity</p></footer></body></html>")
+    markdown = extract_page(html, "https://neighbours.example.org/about").markdown
+    assert "a list written by hand" in markdown and "full-time coordinator" in markdown
+    assert "a volunteer of their own" in markdown and "the first to notice" in markdown, markdown

@@ -767,5 +767,35 @@ def _with_repeated_parents(parent: HtmlElement, chosen: list[HtmlElement], score
     peers = [s for s in same if s is parent or (scores.subtree.get(s, 0.0) >= threshold
                                                  and link_density(s) < 0.3)]
     if len(peers) < 2:
-        return chosen
+        return _with_repeated_sections(parent, chosen, scores, threshold)
     return peers
+
+
+SECTION_TEXT = 1500  # characters of a section that may be one of several alike
+
+
+def _with_repeated_sections(parent: HtmlElement, chosen: list[HtmlElement], scores: Scores,
+                            threshold: float) -> list[HtmlElement]:
+    """A page of sections alike (`<div class="section">`, each holding only its container, and in it a
+    title and the text): when the chosen blocks' parent is the one child of such a section, the sections
+    beside it of the same kind that hold article text are more of it (an association's "Our story" and
+    "How we work")."""
+    unit = parent
+    while (up := unit.getparent()) is not None and up.tag not in NO_TEXT and len(up) == 1:
+        unit = up
+    holder = unit.getparent()
+    if unit is parent or holder is None or not unit.get("class") or len(unit.text_content()) > SECTION_TEXT:
+        return chosen  # (a long article in a section of its own is the article)
+    kind, shape = card_signature(unit), _shape(unit)
+    peers = [s for s in holder if s is unit or (
+        card_signature(s) == kind and scores.subtree.get(s, 0.0) >= threshold and _shape(s) == shape
+        and link_density(s) < 0.3 and not _opens_as_notice(s))]
+    return peers if len(peers) >= 2 else chosen
+
+
+def _shape(unit: HtmlElement) -> tuple[tuple[str, str], ...]:
+    """The tags and classes of the children of a section's first block of more than one (its title and
+    its text, in the template every section of the page shares)."""
+    while len(unit) == 1:
+        unit = unit[0]
+    return tuple((child.tag, child.get("class") or "") for child in unit if isinstance(child.tag, str))
