@@ -1537,3 +1537,37 @@ def test_the_sections_of_an_about_page_made_alike_are_all_read():
     markdown = extract_page(html, "https://neighbours.example.org/about").markdown
     assert "a list written by hand" in markdown and "full-time coordinator" in markdown
     assert "a volunteer of their own" in markdown and "the first to notice" in markdown, markdown
+
+
+def test_a_call_to_action_inside_the_content_goes_and_cards_with_read_more_buttons_stay():
+    story = "".join(f"<p>{text}</p>" for text in (
+        "Our practice opened in 1998 in two rooms above the pharmacy on the market square, with one chair, one "
+        "nurse and a waiting list that filled the appointment book for half a year.",
+        "Today six dentists, two hygienists and a team of nurses care for about four thousand patients, "
+        "children and adults, in a building we renovated in 2017 with step-free access."))
+    call = ("<div class='inner-box'><h3>New patient? We take our time.</h3><p>For a first visit we plan more time. "
+            "Book online or call us during opening hours.</p><a class='elementor-button' href='/book'>Book now</a>"
+            "</div>")
+    html = (f"<html><body><div class='menu'><a href='/'>Home</a></div><div class='entry-content'>{story}{call}"
+            "</div><div class='footer'>Dental practice on the square</div></body></html>")
+    markdown = extract_page(html, "https://dental.example.de/about").markdown
+    assert "two rooms above the pharmacy" in markdown and "step-free access" in markdown
+    assert "we plan more time" not in markdown, markdown
+
+    cards = "".join(
+        f"<section class='page-section'><div class='module'><div class='container'><h4>{title}</h4><p>{text}</p>"
+        f"<p><a class='button primary-button' href='/news/{n}'>Read more</a></p></div></div>"
+        "</section>" for n, (title, text) in enumerate((
+            ("Tutoring program seeks to lift reading rates", "At the local level, 115 students benefited from the "
+             "tutors over the past year, in 6,312 sessions of reading support."),
+            ("Tutors bring reading help to schools across the state", "The program uses one-on-one tutors to "
+             "teach children from kindergarten through third grade to read."),
+            ("Early learning corps receives a new grant", "The grant will pay for forty more tutors in the "
+             "state's early learning centres over the next two years."))))
+    html = ("<html><body><div class='menu'><a href='/'>Home</a></div><main><h1>In the news</h1><p>Newspapers, radio "
+            "and television have told the story of our tutors and the children they teach, in the towns and the "
+            "countryside alike; here are some of the reports of the past year.</p>"
+            f"<div class='list'>{cards}</div></main>"
+            "<div class='footer'>Reading Corps</div></body></html>")
+    markdown = extract_page(html, "https://reading.example.org/about/in-the-news/").markdown
+    assert "6,312 sessions" in markdown and "one-on-one tutors" in markdown and "forty more tutors" in markdown

@@ -423,7 +423,7 @@ def _spread_or(tree: lxml.html.HtmlElement, chosen: list[lxml.html.HtmlElement],
     area = spread_area(tree, chosen, scores)
     if area is None:
         return found
-    prune(area, _page_host(url), False)
+    prune(area, _page_host(url), False, calls=False)
     whole = render_all([area], url)
     fuller = product and len(whole) >= PRODUCT_AREA_GAIN * len(found)
     return whole if fuller or (len(found) < SPREAD_SHORT and spreads_further(whole, found)) else found

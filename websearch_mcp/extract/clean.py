@@ -168,12 +168,14 @@ _BYLINE = re.compile(r"^(?:by|posted by|written by|author:?)\s+\S", re.IGNORECAS
 LINKED_TITLES = 6  # headings that are links, in the chosen content: the names of the entries it lists
 
 
-def prune(root: HtmlElement, host: str = "", thread: bool = False) -> None:
+def prune(root: HtmlElement, host: str = "", thread: bool = False, calls: bool = True) -> None:
     """Inside the chosen content, remove furniture: captions, titles, link lists, labelled widgets,
     teaser grids, the site's notes to its reader. The lead image's caption stays (as a paragraph), and
     so does a list of links to other sites (a link post's content) when the page's host is known. When
     the content holds LINKED_TITLES headings that are links (a "top ten" whose items' names link to
-    them, an index of posts), a heading that is a link stays: it names the entry its text describes."""
+    them, an index of posts), a heading that is a link stays: it names the entry its text describes.
+    Calls to action go too, unless calls is false (a page whose content is spread over its sections,
+    a call among them, as a service's landing page)."""
     total = len(root.text_content()) or 1
     entries = _linked_titles(root) >= LINKED_TITLES
     if not _keep_gallery_captions(root, total):
@@ -191,7 +193,7 @@ def prune(root: HtmlElement, host: str = "", thread: bool = False) -> None:
             continue
         if posts and (element in posts or element in around_posts):
             continue  # a post's text in its edit form: the form is no furniture (what it holds is read on)
-        if is_teaser_grid(element) or (_is_furniture(element, total, runs, thread, entries)
+        if is_teaser_grid(element) or (_is_furniture(element, total, runs, thread, entries, calls)
                                        and not _links_elsewhere(element, host)):
             drop(element)
             dropped.add(element)
@@ -406,7 +408,7 @@ def _links_elsewhere(element: HtmlElement, host: str) -> bool:
 
 
 def _is_furniture(element: HtmlElement, total: int, runs: dict[tuple[HtmlElement, str, bool], bool],
-                  thread: bool = False, entries: bool = False) -> bool:
+                  thread: bool = False, entries: bool = False, calls: bool = True) -> bool:
     text = text_of(element)
     size = len(text)
     kind = kind_of(element)
@@ -419,6 +421,8 @@ def _is_furniture(element: HtmlElement, total: int, runs: dict[tuple[HtmlElement
     if size >= total * 0.4 and not (kind.negative and is_notice_block(element, opens_as_notice, text)):
         return False  # whatever its name says, an element holding this much of the text is the article
     tag = element.tag
+    if calls and not thread and tag in _BOX_TAGS and size <= CALL_TEXT * 3 and is_call_to_action(element, text):
+        return True
     if tag in _ALWAYS_DROP and not _holds_text(element):
         return True
     if (kind.negative and not kind.positive and not _repeated_content(element, total, runs)
@@ -465,6 +469,27 @@ def _prose_beside_caption(figure: HtmlElement) -> bool:
     caption = sum(len(text_of(caption)) for caption in figure.iter("figcaption"))
     return (len(text) - caption >= FIGURE_PROSE and visible_length(text) - caption >= FIGURE_PROSE
             and link_density(figure, text) <= FIGURE_LINKED)
+
+
+CALL_TEXT = 300  # visible characters of a call to action: a title, a line or two, and its button or form
+CALL_PARAGRAPHS = 2
+_BOX_TAGS = frozenset({"div", "section", "aside"})
+_BUTTON_WORDS = re.compile(r"(?:^|[\s_-])(?:button|btn)(?:$|[\s_-])", re.IGNORECASE)
+
+
+def is_call_to_action(element: HtmlElement, text: str) -> bool:
+    """A box asking the reader to act: a title and a line or two beside a button or a form to fill in
+    ("New patient? Book online", "Book direct for the best price", "Your first lesson is free")."""
+    if visible_length(text) > CALL_TEXT or sum(1 for _ in element.iter("p")) > CALL_PARAGRAPHS:
+        return False
+    unit = element
+    while (parent := unit.getparent()) is not None and len(parent) == 1:
+        unit = parent  # (the card in its wrappers)
+    kind = card_signature(unit)
+    if parent is not None and sum(1 for sibling in parent if card_signature(sibling) == kind) > 2:
+        return False  # one of a run of cards alike, each with its "Read more" button: a list, not a call
+    return any(node.tag in ("form", "button") or (node.tag == "a" and _BUTTON_WORDS.search(node.get("class") or ""))
+               for node in element.iter("form", "button", "a"))
 
 
 SITE_NOTE_MIN = 20  # characters: a shorter block is no site note ("Cookies" alone is a menu entry)
