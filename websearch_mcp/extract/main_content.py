@@ -765,7 +765,7 @@ def _with_repeated_parents(parent: HtmlElement, chosen: list[HtmlElement], score
         return chosen
     same = [s for s in grandparent if signature(s) == signature(parent)]
     peers = [s for s in same if s is parent or (scores.subtree.get(s, 0.0) >= threshold
-                                                 and link_density(s) < 0.3)]
+                                                 and link_density(s) < 0.3 and not kind_of(s).negative)]
     if len(peers) < 2:
         return _with_repeated_sections(parent, chosen, scores, threshold)
     return peers
