@@ -92,6 +92,7 @@ def spread_area(tree: HtmlElement, chosen: list[HtmlElement], scores: Scores) ->
     return area
 
 
+SHORT_POST = 2000  # characters of a post that is short, all of it found
 _POST_WORDS = frozenset({"post", "entry", "hentry", "blog"})
 _TOKENS = re.compile(r"[a-z0-9]+")
 
@@ -102,8 +103,8 @@ def _in_post(element: HtmlElement, area: HtmlElement) -> bool:
     page of posts spreads)."""
     post = next((node for node in (element, *element.iterancestors()) if node.tag == "article" or node is area),
                 None)
-    if post is None or post is area:
-        return False
+    if post is None or post is area or len(post.text_content()) > SHORT_POST:
+        return False  # (a long post holds more than a box found in it: the area is read)
     if post.find(".//time") is None and _POST_WORDS.isdisjoint(_TOKENS.findall((post.get("class") or "").lower())):
         return False
     around = set(post.iterancestors())
