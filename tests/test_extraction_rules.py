@@ -1572,3 +1572,23 @@ def test_a_call_to_action_inside_the_content_goes_and_cards_with_read_more_butto
             "<div class='footer'>Reading Corps</div></body></html>")
     markdown = extract_page(html, "https://reading.example.org/about/in-the-news/").markdown
     assert "6,312 sessions" in markdown and "one-on-one tutors" in markdown and "forty more tutors" in markdown
+
+
+def test_a_box_of_notices_paragraph_after_paragraph_is_neither_the_article_nor_more_of_it():
+    notices = "".join(f"<p>{text}</p>" for text in (
+        "Regulamin komentowania: komentarze publikowane pod artykułami są prywatnymi opiniami ich autorów i nie "
+        "odzwierciedlają stanowiska redakcji. Redakcja zastrzega sobie prawo do usuwania wpisów, które zawierają "
+        "treści obraźliwe, wulgarne lub niezgodne z prawem, a także reklamy i linki do innych serwisów, bez "
+        "podawania przyczyny, oraz do blokowania kont użytkowników, którzy wielokrotnie łamią te zasady.",
+        "Aby dodać komentarz, musisz być zalogowany. Zaloguj się lub załóż bezpłatne konto.",
+        "Informacja RODO: Administratorem Twoich danych osobowych jest wydawca serwisu. Dane przetwarzamy w celu "
+        "obsługi komentarzy i konta; masz prawo dostępu do nich, ich sprostowania, usunięcia lub ograniczenia "
+        "przetwarzania, a także prawo wniesienia skargi do Prezesa Urzędu Ochrony Danych Osobowych."))
+    html = ("<html><body><div class='menu'><a href='/'>Start</a></div><div class='article'><h1>Nowe ścieżki "
+            "rowerowe</h1><div class='tresc'><p>Rada miasta zatwierdziła budowę dwóch ścieżek rowerowych o łącznej "
+            "długości 3,4 kilometra, od ulicy Leśnej do dworca i od Kolejowej do stadionu.</p><p>Prace ruszą w "
+            "maju i potrwają do października; wykonawca zbuduje też oświetlenie.</p></div>"
+            f"<div class='content-box'>{notices}</div></div><div class='footer'>Gazeta</div></body></html>")
+    markdown = extract_page(html, "https://gazeta.example.pl/2017/04/sciezki").markdown
+    assert "3,4 kilometra" in markdown and "zbuduje też oświetlenie" in markdown
+    assert "Regulamin" not in markdown and "zalogowany" not in markdown and "RODO" not in markdown, markdown

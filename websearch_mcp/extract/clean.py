@@ -10,6 +10,7 @@ from lxml import etree
 
 from websearch_mcp.extract.labels import LEAD, kind_of
 from websearch_mcp.extract.notices import (
+    is_box_of_notices,
     is_notice_block,
     opening_of,
     opens_as_notice,
@@ -418,6 +419,8 @@ def _is_furniture(element: HtmlElement, total: int, runs: dict[tuple[HtmlElement
         return True  # a list of other pages under a title that says so, however long
     if size >= SITE_NOTE_MIN and element.tag in _NOTE_TAGS and is_notice_block(element, opens_as_site_note, text):
         return True  # the site's note to its reader: cookies, an old browser, comment rules, an offer
+    if element.tag in _BOX_TAGS and is_box_of_notices(element):
+        return True  # a box of notices, paragraph after paragraph: rights, disclaimers, comment rules, data
     if size >= total * 0.4 and not (kind.negative and is_notice_block(element, opens_as_notice, text)):
         return False  # whatever its name says, an element holding this much of the text is the article
     tag = element.tag

@@ -19,6 +19,7 @@ from lxml import etree
 from websearch_mcp.extract.labels import NEUTRAL, class_weight, kind_of
 from websearch_mcp.extract.notices import (
     block_opens,
+    is_box_of_notices,
     is_notice_block,
     opens_as_notice,
     opens_with_notice_words,
@@ -447,8 +448,9 @@ def main_elements(root: HtmlElement, thread: bool = False, plain: bool = False,
     raw = heapq.nlargest(CANDIDATES * 3, candidates, key=scores.base)
     ranked = heapq.nlargest(CANDIDATES, raw, key=scores.weighted)
     best = _best(ranked, scores)
-    if is_notice_block(best, opens_with_notice_words):  # a notice never wins while a block of text can
-        best = _best_rival(best, ranked, scores, lambda c: not is_notice_block(c, opens_as_notice))
+    if is_notice_block(best, opens_with_notice_words) or is_box_of_notices(best):  # a notice never wins while a
+        best = _best_rival(best, ranked, scores,  # block of text can
+                           lambda c: not is_notice_block(c, opens_as_notice) and not is_box_of_notices(c))
     if lists_other_pages(best):  # nor a list of other pages while a block of sentences can
         best = _best_rival(best, ranked, scores, lambda c: not lists_other_pages(c) and _sentences(c) >= 2)
     best = _under_title(_inside_main(best, ranked, scores), ranked, scores)
@@ -691,7 +693,8 @@ def _with_siblings(best: HtmlElement, scores: Scores) -> list[HtmlElement]:
             continue  # the replies below the article: its comments
         if sibling is best:
             chosen.append(sibling)
-        elif sibling.tag == "form" or _furniture_by_tag(sibling) or (not scores.thread and lists_items(sibling)):
+        elif (sibling.tag == "form" or _furniture_by_tag(sibling) or (not scores.thread and lists_items(sibling))
+              or is_box_of_notices(sibling)):
             continue  # a form to fill in (a comment form and its rules), a sidebar or a menu by its tag or
             # role, the shop's products or the coming classes: not more of the article, however much text
         elif ((scores.subtree.get(sibling, 0.0) >= enough and link_density(sibling) < 0.3)

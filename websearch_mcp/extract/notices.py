@@ -325,6 +325,23 @@ def is_notice_block(element: HtmlElement, opens: Callable[[str], bool], text: st
     return True
 
 
+BOX_NOTICES = 2  # paragraphs, each a notice, that make a box of notices however long it is
+
+
+def is_box_of_notices(element: HtmlElement) -> bool:
+    """A box of two or more paragraphs and nothing else, each opening as a notice and at most twice a
+    notice's length ("Copyright statement: …", "Disclaimer: …", the rules for comments, who holds a
+    reader's data)."""
+    paragraphs = [child for child in element if child.tag == "p"]
+    if len(paragraphs) < BOX_NOTICES or len(paragraphs) != sum(1 for child in element if isinstance(child.tag, str)):
+        return False
+    for paragraph in paragraphs:
+        text = text_of(paragraph)
+        if visible_length(text) > NOTICE_TEXT * 2 or not block_opens(paragraph, opens_as_notice, text):
+            return False
+    return True
+
+
 def block_opens(element: HtmlElement, opens: Callable[[str], bool], text: str) -> bool:
     """Whether a block's text opens as `opens` says, read also with a space after its first part when the
     two run together (a box served without white space between its tags: `<p>Support our
