@@ -1592,3 +1592,28 @@ def test_a_box_of_notices_paragraph_after_paragraph_is_neither_the_article_nor_m
     markdown = extract_page(html, "https://gazeta.example.pl/2017/04/sciezki").markdown
     assert "3,4 kilometra" in markdown and "zbuduje też oświetlenie" in markdown
     assert "Regulamin" not in markdown and "zalogowany" not in markdown and "RODO" not in markdown, markdown
+
+
+def test_replies_in_blocks_of_their_own_after_a_comments_title_are_the_comments():
+    replies = "".join(
+        f"<div><p><b>{name}</b> <small>{when}</small></p><p>{text}</p></div>" for name, when, text in (
+            ("Jussi K.", "14.10.2022 klo 19.22", "Hieno projekti ja hyvä kirjoitus! Meillä on mökillä samankokoinen "
+             "sauna ja 16 kilowatin kiuas, ja kyllä se pakkasella välillä tuntuu vähän vähältä, joten teitte "
+             "varmasti oikean ratkaisun, kun otitte isomman."),
+            ("Marjatta", "15.10.2022 klo 08.05", "Tuo kattoristikko läpiviennin kohdalla on niin tuttu juttu! Meillä "
+             "sama ongelma tuli vastaan, kun vaihdoimme vanhan muuratun piipun teräspiippuun, ja rakennusmies "
+             "ratkaisi asian vaihtopalkilla."),
+            ("Pekka Laukkanen", "15.10.2022 klo 17.40", "Kysymys kivistä: mitä kiveä käytitte ja kuinka usein "
+             "aiotte ne vaihtaa? Meillä on ollut ongelmia halkeilevien kivien kanssa, ja olen kuullut, että "
+             "oliviinidiabaasi kestäisi pidempään."),
+            ("Mökkihommia", "15.10.2022 klo 21.10", "Pekka, meillä on oliviinidiabaasia, ja kivikauppias neuvoi "
+             "latomaan kivet uudelleen aina keväällä, kun mökkikausi alkaa, ja rikkinäiset kivet poistetaan "
+             "samalla.")))
+    html = ("<html><body><div id='ylä'><a href='/'>Mökkiblogi</a></div><div id='vasen'><h1>Uusi kiuas rantasaunaan"
+            "</h1><p>Vanha kiuas oli palvellut kolmekymmentä vuotta, ja tänä syksynä sen aika tuli täyteen: "
+            "pohja oli ruostunut puhki.</p><p>Valitsimme 20 kilowatin puukiukaan, jossa on lasiluukku, ja "
+            "asensimme sen kahdessa viikonlopussa.</p>"
+            f"<h3>Kommentit (4)</h3>{replies}</div><div id='oikea'><p>Arkisto</p></div></body></html>")
+    markdown = extract_page(html, "https://mokkiblogi.example.fi/2022/10/kiuas.html").markdown
+    assert "pohja oli ruostunut puhki" in markdown and "kahdessa viikonlopussa" in markdown
+    assert "kattoristikko" not in markdown and "oliviinidiabaasi" not in markdown, markdown

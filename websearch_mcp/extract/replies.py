@@ -276,7 +276,7 @@ def signature(element: HtmlElement) -> tuple[str, str]:
 
 _COMMENT_WORDS = (
     r"comments?|kommentare?|commenti|commentaires?|comentarios?|comentários|komentarze?|"
-    r"komentáře|komentar|opinie|reacties|reacciones|reactions?|responses|reviews|opiniones|avis|bewertungen|"
+    r"komentáře|komentar|kommentit|kommentarer|hozzászólások|comentarii|opinie|reacties|reacciones|reactions?|responses|reviews|opiniones|avis|bewertungen|"
     r"yorumlar|комментари[йи]|коментар[іі]|відгуки|отзывы|σχόλια|ý kiến bạn đọc|bình luận|sổ lưu bút|"
     r"guestbook|gästebuch|livre d['’]or|libro de visitas|condolences|kondolenzen|μηνύματα συλλυπητηρίων|"
     r"评论|評論|留言|コメント|댓글")
@@ -367,7 +367,25 @@ def mark_titled_sections(root: HtmlElement) -> None:
             section.set("class", f"{section.get('class') or ''} {mark}".strip())
             if mark == RELATED_MARK and section is not parent:
                 title.set("class", f"{title.get('class') or ''} {mark}".strip())
+        elif mark == "comments" and section is not None and section is not parent:
+            for reply in _replies_after(title):  # each reply a block of its own after the title, no wrapper
+                reply.set("class", f"{reply.get('class') or ''} comments".strip())
     _mark_titled_tables(root)
+
+
+def _replies_after(title: HtmlElement) -> list[HtmlElement]:
+    """The blocks alike right after a comments' title, when they are REPLY_ROWS or more replies (signed
+    with names and dates, or each a short name before a longer text): the comments, with no wrapper."""
+    run: list[HtmlElement] = []
+    sibling = title.getnext()
+    while sibling is not None and sibling.tag in _SECTION_TAGS and (not run or signature(sibling) == signature(run[0])):
+        run.append(sibling)
+        sibling = sibling.getnext()
+    if len(run) < REPLY_ROWS:
+        return []
+    signed = sum(1 for row in run if _SIGNED.search(" ".join(row.itertext())))
+    named = sum(1 for row in run if _name_then_text(row))
+    return run if max(signed, named) >= len(run) * ROWS_SHARE else []
 
 
 def _mark_titled_tables(root: HtmlElement) -> None:
