@@ -68,6 +68,8 @@ COMMENTS = re.compile(
     _EDGE + r"(?:comment(?!ary|ator|isfree|ed$|able$)\w*|disqus\w*|kommentar\w*|commentaires?|comentarios?|komentar\w*|"
     r"sxolia|scholia|kommentarii|comm|reacties|reactie|yorum\w*|otzyv\w*|opiniones|opinioes|"
     r"bewertungen|recensioni|recenzje|binh luan|diskuse|diskuze|prispev\w*|guestbook|gaestebuch|gastebuch|"
+    # a guestbook in Italian, Spanish, French, Polish and Russian (transliterated)
+    r"libro ospiti|libro visitas|livre d?or|ksiega gosci|gostevaya|"
     # readers' opinions (Polish, French, English, German), and comments in Hungarian, Finnish and Romanian
     r"opinie czytelnikow|opinions? (?:des )?lecteurs|reader (?:comments|opinions)|leserkommentare|leserstimmen|"
     r"hozzaszolas\w*|kommentit|kommentti\w*|comentarii|"
