@@ -278,7 +278,8 @@ _COMMENT_WORDS = (
     r"comments?|kommentare?|commenti|commentaires?|comentarios?|comentários|komentarze?|"
     r"komentáře|komentar|kommentit|kommentarer|hozzászólások|comentarii|opinie|reacties|reacciones|reactions?|responses|reviews|opiniones|avis|bewertungen|"
     r"yorumlar|комментари[йи]|коментар[іі]|відгуки|отзывы|σχόλια|ý kiến bạn đọc|bình luận|sổ lưu bút|"
-    r"guestbook|gästebuch|livre d['’]or|libro de visitas|(?:dal )?libro degli ospiti|księga gości|гостевая книга|condolences|kondolenzen|μηνύματα συλλυπητηρίων|"
+    r"guestbook|gästebuch|livre d['’]or|libro de visitas|(?:dal )?libro degli ospiti|księga gości|"
+    r"гостевая книга|condolences|kondolenzen|μηνύματα συλλυπητηρίων|"
     r"评论|評論|留言|コメント|댓글")
 # A title that names the comments below it, with or without their count and a word after it:
 # "Comments (3)", "Kommentare", "Відгуки покупців (4)", "评论(5)" (not "Your comments": a page of
