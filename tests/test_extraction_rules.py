@@ -1618,3 +1618,33 @@ def test_replies_in_blocks_of_their_own_after_a_comments_title_are_the_comments(
     markdown = extract_page(html, "https://mokkiblogi.example.fi/2022/10/kiuas.html").markdown
     assert "pohja oli ruostunut puhki" in markdown and "kahdessa viikonlopussa" in markdown
     assert "kattoristikko" not in markdown and "oliviinidiabaasi" not in markdown, markdown
+
+
+def test_the_standfirst_in_an_articles_header_stays_when_no_class_names_it():
+    first = ("<div class='css-9kq1wz'><p>Da byrådet i 2021 besluttede at bygge broen, var planen, at cyklister kunne "
+             "køre direkte fra de nye boligområder til Sydhavnen allerede fra sommeren 2025.</p><p>Nu viser det "
+             "sig, at fundamenterne på begge sider af havneløbet skal være langt større end først beregnet, fordi "
+             "jorden under kajen er mere blød.</p></div>")
+    second = ("<div class='css-9kq1wz'><p>Rådmanden kalder forsinkelsen ærgerlig, men nødvendig, og pengene findes i "
+              "anlægsbudgettet for de kommende tre år.</p><p>Oppositionen er mindre tilfreds. Flere byrådsmedlemmer "
+              "mener, at kommunen burde have undersøgt jorden grundigere, før projektet blev sendt i udbud.</p><p>"
+              "Selve brofagene bygges på et værft i Polen og sejles til Aarhus i ét stykke, når fundamenterne er "
+              "klar, efter planen i foråret 2027.</p><p>Broen bliver 160 meter lang og får et separat spor for "
+              "gående, så cyklister og fodgængere ikke skal dele plads på de travleste tidspunkter om morgenen.</p>"
+              "<p>Indtil broen åbner, kører en gratis færge mellem de to bydele hvert kvarter i dagtimerne, og den "
+              "ordning forlænges nu til udgangen af 2027.</p><p>Byrådet skal i juni tage stilling til, om der skal "
+              "sættes belysning i rækværket, som arkitekterne har foreslået, eller om broen skal have master.</p>"
+              "</div>")
+    html = ("<html><body><div class='css-q2x7c1'><a href='/'>Lokalnyt</a><nav><a href='/trafik'>Trafik</a></nav>"
+            "</div><main><article class='css-1l0k2mv'><header class='css-kx83pd'><div class='css-6bq1tz'><a "
+            "href='/trafik'>Trafik</a><span>Opdateret 19. marts 2024</span></div><h1>Cykelbroen bliver to år "
+            "forsinket</h1><p class='css-4h7b2n'>Den planlagte cykel- og gangbro mellem Aarhus Ø og Sydhavnen åbner "
+            "først i 2027, efter at prisen er steget med 38 millioner kroner.</p><div class='css-2c8s1qx'><span>Af "
+            "Mette Kjær</span></div></header><figure><img src='/bro.jpg' alt=''><figcaption>Sådan skal broen se "
+            f"ud.</figcaption></figure>{first}<aside><span>Læs også</span><a href='/byudvikling/sydhavnen'>Sådan "
+            "bliver den nye bydel ved Sydhavnen</a></aside><div class='css-u3m1ka'><p>Få Lokalnyt i din indbakke"
+            "</p><form><input type='email'><button type='submit'>Tilmeld</button></form></div>"
+            f"{second}</article></main></body></html>")
+    markdown = extract_page(html, "https://lokalnyt.example.dk/trafik/cykelbro").markdown
+    assert "åbner først i 2027" in markdown and "langt større end først beregnet" in markdown, markdown
+    assert "sejles til Aarhus i ét stykke" in markdown and "Af Mette Kjær" not in markdown, markdown

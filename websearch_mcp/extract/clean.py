@@ -198,6 +198,8 @@ def prune(root: HtmlElement, host: str = "", thread: bool = False, calls: bool =
                                        and not _links_elsewhere(element, host)):
             drop(element)
             dropped.add(element)
+        elif element.tag == "header" and len(element.text_content()) < total * 0.2 and lead_in(element) is None:
+            dropped.update(_header_to_standfirst(element))  # (a header the rule above keeps for its standfirst)
     _drop_closing_notices(root)
 
 
@@ -430,7 +432,8 @@ def _is_furniture(element: HtmlElement, total: int, runs: dict[tuple[HtmlElement
         return True
     if (kind.negative and not kind.positive and not _repeated_content(element, total, runs)
             and not _is_lead_paragraph(element, text)) or (tag == "header" and size < total * 0.2
-                                                           and lead_in(element) is None):
+                                                           and lead_in(element) is None
+                                                           and _standfirst(element) is None):
         return True  # (a header that holds the standfirst is read part by part: its title and byline go)
     # a heading that links to itself (`<h2><a href="#part-2">`) is a heading, not a link to elsewhere
     if (tag in _LISTS and not (entries and tag in _HEADINGS)
@@ -453,6 +456,36 @@ def _is_furniture(element: HtmlElement, total: int, runs: dict[tuple[HtmlElement
 _TEXT_FIGURE = etree.XPath("blockquote | table | .//pre")
 FIGURE_PROSE = 150  # visible characters outside a figure's caption that make it text (an image has none)
 FIGURE_LINKED = 0.3  # share of a figure's text in links above which it is a card of another page (a product's)
+
+
+STANDFIRST = 80  # visible characters of a sentence under an article's title that make it the standfirst
+
+
+def _standfirst(header: HtmlElement) -> HtmlElement | None:
+    """The paragraph of prose under the title in an article's header (the standfirst, in a class that
+    does not name it: `<p class="css-4h7b2n">`), if it holds one."""
+    for paragraph in header.iter("p"):
+        text = text_of(paragraph).strip()
+        if (visible_length(text) >= STANDFIRST and text[-1:] in _SENTENCE_ENDS
+                and link_density(paragraph, text) < 0.3):
+            return paragraph
+    return None
+
+
+def _header_to_standfirst(header: HtmlElement) -> list[HtmlElement]:
+    """An article's header read for its standfirst alone: its section link, date and byline go (the
+    parts dropped are returned)."""
+    standfirst = _standfirst(header)
+    if standfirst is None:
+        return []
+    keep = {standfirst, *standfirst.iterancestors()}
+    parts = [child for child in header if isinstance(child.tag, str) and child not in keep]
+    for part in parts:
+        drop(part)
+    return parts
+
+
+_SENTENCE_ENDS = frozenset(".!?…。！？")
 
 
 def _holds_text(element: HtmlElement) -> bool:
