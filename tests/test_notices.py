@@ -29,6 +29,7 @@ NOTICES = [
     "版权声明：凡注明来源的所有作品，版权均属本报社所有，未经书面授权不得转载。",
     "免責聲明：本站內容僅供參考。",
     "扫描下方二维码，关注我们的微信公众号。",
+    "Les informations publiées sur ce site ont un caractère général et ne sauraient constituer une consultation.",
     # a company's imprint and tax number, a reprint request
     "Angaben gemäß § 5 TMG: Bäckerei Hofmann, Kirchgasse 3, 79346 Endingen.",
     "Verantwortlich für den Inhalt nach § 55 Abs. 2 RStV: Thomas Hofmann.",
@@ -168,6 +169,8 @@ SITE_NOTES = [
     "Pagwawasto: Sa naunang bersyon ng balitang ito ay mali ang bilang ng mga bayan.",
     "Correzione: una versione precedente di questo articolo indicava una data sbagliata.",
     "おわびと訂正：記事中の日付に誤りがありました。",
+    "Attenzione: questo articolo è stato pubblicato più di tre anni fa. Orari e prezzi potrebbero essere cambiati.",
+    "This article was published more than five years ago.",
 ]
 
 

@@ -57,6 +57,9 @@ _NOTICE_ONLY = (
     r"not (?:a substitute for|intended as) (?:professional )?(?:medical|legal|financial|veterinary) advice|"
     r"does not constitute (?:legal|medical|financial|investment) advice|for informational purposes only|"
     r"ersetzt keine (?:ärztliche|rechtliche|tierärztliche) beratung|ne remplace pas (?:une consultation|l['’]avis)|"
+    r"ne (?:sauraient?|peuvent|peut) (?:en aucun cas )?(?:constituer|remplacer) "
+    r"(?:une consultation|un (?:avis|conseil))|"
+    r"ont un caractère (?:purement )?(?:général|informatif|indicatif)|"
     r"no sustituye (?:una|la) (?:valoración|consulta|atención|asesoría)|non sostituisce il parere|"
     r"nie zastępuje (?:porady|konsultacji)|не заменяет консультаци\w+|носит (?:исключительно )?ознакомительный "
     r"характер|проконсультируйтесь со специалистом|δεν αποτελεί (?:νομική|ιατρική) συμβουλή|"
@@ -154,6 +157,9 @@ _SITE_NOTE = (
     r"(?:page|site|article|blog|content) is no longer (?:being )?(?:updated|maintained)|"
     r"publicad[ao] há mais de \w+ anos|(?:podem|pode) estar desatualizad[ao]s?|"
     r"questo articolo risale (?:al|a più di)|potrebbero non essere più aggiornat\w|"
+    r"(?:this (?:article|story|post) was|questo articolo è stato|este artículo fue|este artigo foi|cet article a été) "
+    r"(?:published|pubblicato|publicado|publié) (?:more than|over|più di|oltre|hace más de|há mais de|il y a plus de) "
+    r"\w+ (?:years?|anni|años|anos|ans)|dieser artikel wurde vor (?:mehr als|über) \w+ jahren veröffentlicht|"
     r"(?:artikkelen|artiklen|artikeln|saken|innlegget|indlægget) (?:er|är) mere? (?:enn|end|än) \w+ år gam\w+|"
     r"kan inneholde utdatert|"
     r"kan indeholde forældede|kan innehålla inaktuell|(?:artikel|bericht) is meer dan \w+ jaar oud|"
@@ -273,7 +279,8 @@ _SITE_NOTE_HINTS = ("cookie", "browser", "navegador", "navigateur", "przegl", "�
                     "afilia", "inscrivez", "concorda", "dados", "maintained", "承認制", "쿠팡", "수수료", "partnerlink",
                     "linkeket", "нажимая", "clicking", "spam", "спам", "unsubscri", "abbestell", "désinscri",
                     "pourriel", "désabonnement", "聯盟", "联盟", "years old", "year old", "suscrí", "mais de",
-                    "jahre alt", "plus de", "outdated", "out-of-date", "no longer", "há mais", "desatualiz", "risale",
+                    "jahre alt", "plus de", "published", "pubblicato", "publicado", "publié", "veröffentlicht",
+                    "outdated", "out-of-date", "no longer", "há mais", "desatualiz", "risale",
                     "aggiornat", "år gam", "utdatert", "forældede", "inaktuell", "jaar oud", "verouderde",
                     "nieaktualn", "ponad", "więcej", "neaktuáln", "более", "устаревш", "неактуальн", "δημοσιεύθηκε",
                     "archyvo", "nebeatnaujinamas", "訂正", "更正", "versione precedente", "versão anterior",
