@@ -467,7 +467,7 @@ def _rows_alike(section: HtmlElement, title: HtmlElement) -> list[HtmlElement]:
     rows = [row for row in section if isinstance(row.tag, str) and row is not title]
     if len(rows) == 1 or (rows and rows[0].tag in ("tbody", "ul", "ol", "dl", "table") and len(rows) <= 2):
         rows = [row for row in rows[0] if isinstance(row.tag, str)]
-        if rows and rows[0].tag == "tbody":
+        while len(rows) == 1:  # a list in its wrappers (Webflow's `w-dyn-list` > `w-dyn-items`)
             rows = [row for row in rows[0] if isinstance(row.tag, str)]
     counts: dict[tuple[str, str], list[HtmlElement]] = {}
     for row in rows:
