@@ -274,7 +274,7 @@ def _closing_block(root: HtmlElement) -> HtmlElement | None:
     wrappers that hold nothing else), if one does end it."""
     text = text_of(root).rstrip()
     last, ending = None, ""
-    for element in reversed(list(root.iter(*_NOTE_TAGS))):  # the last block with text (a share bar has none)
+    for element in reversed(list(root.iter(*_CLOSING_TAGS))):  # the last block with text (a share bar has none)
         ending = text_of(element).strip() if element is not root else ""
         if ending:
             last = element
@@ -530,6 +530,7 @@ def is_call_to_action(element: HtmlElement, text: str) -> bool:
 
 SITE_NOTE_MIN = 20  # characters: a shorter block is no site note ("Cookies" alone is a menu entry)
 _NOTE_TAGS = frozenset({"div", "section", "aside", "p", "form", "table", "header", "footer"})  # blocks that hold one
+_CLOSING_TAGS = _NOTE_TAGS | {"tr", "td"}  # and an old page's table row or cell ("Last updated")
 LEAD_PARAGRAPH = 50  # visible characters of a sentence that make a "teaser" paragraph in the article its lead
 
 
