@@ -183,6 +183,7 @@ def test_a_place_beside_the_content_is_furniture(label):
     ("souvisejici", False, True), ("citeste_si", False, True), ("reclama_articol", False, True),  # related, ads
     ("gt-sonda", False, True), ("poll-box", False, True), ("umfrage", False, True),  # a readers' poll
     ("libro-ospiti", True, False), ("livre-dor", True, False), ("ksiega-gosci", True, False),  # a guestbook
+    ("tab-pane tab-review", True, False), ("tab-reviews", True, False), ("review-body", False, False),  # a shop's
     ("article-body", False, False),
 ])
 def test_reviews_related_articles_and_ads_are_known_in_more_languages(label, comments, negative):

@@ -75,6 +75,8 @@ COMMENTS = re.compile(
     r"hozzaszolas\w*|kommentit|kommentti\w*|comentarii|"
     # customers' reviews in French, Romanian, Czech, Portuguese and Spanish (`avis-clients`, `recenzii`)
     r"avis|recenzii|recenze|avaliacoes|resenas|"
+    # a shop's reviews tab and its customers' reviews (OpenCart's `tab-review`, WooCommerce's `tab-reviews`)
+    r"tab reviews?|form review|"
     # uCoz's comments (`comEnt`, each one reader's), which millions of Russian-language sites ran on
     r"com ent|"
     r"pinglun|respond|reply|replies|antworten|reponses|respuestas|odpowiedzi)" + _END,
