@@ -138,7 +138,8 @@ def test_a_data_island_of_labels_is_not_content():
     ("commentOnSelection", False, False),  # a post's "comment on the selected text" feature, around the post
     ("post hentry status-published commented", False, True),  # a post that has comments is the post
     ("entry commentable", False, True), ("commenting-area", True, False), ("commented-list", True, False),
-    ("comEnt report-spam-target", True, False),  # uCoz's comments
+    ("comEnt report-spam-target", True, False), ("cBlock1", True, False), ("cMessage", True, False),  # uCoz's
+    ("eMessage", False, True), ("eText", False, True),  # comments, and its entry's text
 ])
 def test_class_words_are_whole_words(label, comments, positive):
     from websearch_mcp.extract.labels import label_kind

@@ -57,7 +57,9 @@ POSITIVE = re.compile(
     # Dutch, Portuguese, Italian, Turkish
     r"inhoud|bericht|nieuwsbericht|conteudo|materia|contenuto|articolo|testo|icerik|haber|metin|"
     # the article in Joomla's templates (`contentpaneopen` in 1.5, `item-page` and K2's `itemFullText` later)
-    r"contentpaneopen|item page|itemfulltext|itemintrotext)" + _END,
+    r"contentpaneopen|item page|itemfulltext|itemintrotext|"
+    # uCoz's entry (`eMessage`, `eText`: a news item's or a blog post's text)
+    r"emessage|etext)" + _END,
     re.IGNORECASE)
 # Comment sections: nothing inside them is the article. Words, and compounds that start with the word
 # ("commentlist", "commentbody", German "Kommentarbereich"); not one that ends with it ("nocomments",
@@ -78,7 +80,7 @@ COMMENTS = re.compile(
     # a shop's reviews tab and its customers' reviews (OpenCart's `tab-review`, WooCommerce's `tab-reviews`)
     r"tab reviews?|form review|"
     # uCoz's comments (`comEnt`, each one reader's), which millions of Russian-language sites ran on
-    r"com ent|"
+    r"com ent|c message|c block[12]|"
     r"pinglun|respond|reply|replies|antworten|reponses|respuestas|odpowiedzi)" + _END,
     re.IGNORECASE)
 # Lists of citations (Wikipedia's `references`, `reflist`): part of the article around them, never the
