@@ -171,7 +171,7 @@ def test_a_page_builders_widget_is_its_unit_not_a_sidebars_box(label, negative):
 
 
 @pytest.mark.parametrize("label", ["below_body", "after_content", "above-article", "pre-content", "leftsidebar column",
-                                   "rightSidebar"])
+                                   "rightSidebar", "agenda-section", "agenda-item"])
 def test_a_place_beside_the_content_is_furniture(label):
     from websearch_mcp.extract.labels import label_kind
 

@@ -23,7 +23,7 @@ NEGATIVE = re.compile(
     _EDGE + r"(?:comments?|commentlist|disqus|share|sharing|social|related|recommend\w*|newsletter|subscribe\w*|"
     r"signup|promo(?!ted)\w*|advert\w*|ads?|adslot|sponsor\w*|sidebar|widget|breadcrumbs?|cookie\w*|consent|gdpr|"
     r"popup|modal|banner|outbrain|taboola|tags?|keywords|more stories|trending|popular|byline|author|"
-    r"(?:left|right)sidebar|sidebar(?:left|right)|"
+    r"(?:left|right)sidebar|sidebar(?:left|right)|agenda|"
     r"toolbar|pagination|pager|nav|navbar|navigation|menu|masthead|footer|header|skip|caption|"
     r"credit|shoutbox|skyscraper|shopping|footnote|meta|contact|combx|rating|reply|respond|signature|"
     r"legal|disclaimer|copyright|privacy|imprint|"
