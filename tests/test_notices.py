@@ -56,6 +56,9 @@ NOTICES = [
     "A cikk átvétele kizárólag a kiadó előzetes írásos engedélyével lehetséges.",
     "No part of this article may be reproduced without the prior written permission of the publisher.",
     "Artikel ini telah tayang di WartaNusantara.id dengan judul serupa.",
+    "Οι σύνδεσμοι προς ιστότοπους τρίτων παρέχονται για διευκόλυνση και ο Δήμος δεν είναι υπεύθυνος γι' αυτούς.",
+    "Links to third-party sites are provided for convenience only.",
+    "Les liens vers des sites tiers sont fournis à titre indicatif.",
     # reprints forbidden, or free with the source named; a Mexican firm's tax number
     "Ventiladores del Norte, S.A. de C.V. · RFC VDN980514QK2 · Registro Público de Comercio de Monterrey.",
     "Este comunicado puede reproducirse total o parcialmente citando la fuente.",

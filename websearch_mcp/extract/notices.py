@@ -64,6 +64,12 @@ _NOTICE_ONLY = (
     r"nie zastępuje (?:porady|konsultacji)|не заменяет консультаци\w+|носит (?:исключительно )?ознакомительный "
     r"характер|проконсультируйтесь со специалистом|δεν αποτελεί (?:νομική|ιατρική) συμβουλή|"
 
+    # links to other sites, for which the site takes no responsibility, in eight languages
+    r"links to third[- ]party (?:web)?sites|liens vers des sites (?:tiers|externes)|"
+    r"enlaces a sitios (?:web )?de terceros|collegamenti (?:a|verso) siti (?:web )?(?:di terzi|esterni)|"
+    r"links zu (?:externen )?(?:websites|webseiten|seiten) dritter|linki do (?:stron|serwisów) (?:osób )?trzecich|"
+    r"ссылки на сторонние (?:сайты|ресурсы)|σύνδεσμοι προς (?:ιστότοπους|ιστοσελίδες) τρίτων|"
+    r"δεν (?:είναι|φέρει) (?:καμία )?(?:υπεύθυν\w+|ευθύνη)|"
     # French
     r"tous droits réservés|droits de reproduction|n['’]est pas responsable|mentions légales|"
     r"reproduction interdite|"
