@@ -22,6 +22,8 @@ NOTICES = [
     "Комментарии читателей не отражают точку зрения редакции.",
     "Τα σχόλια δεν εκφράζουν απαραίτητα τις απόψεις της συντακτικής ομάδας.",
     "Informacja RODO: Administratorem Twoich danych osobowych jest Wydawnictwo sp. z o.o.",
+    "Klauzula informacyjna: dane przetwarzamy w celu obsługi zgłoszeń.",
+    "Diese Seite folgt der Barrierefreie-Informationstechnik-Verordnung (BITV 2.0).",
     "Titolare del trattamento dei dati è la società editrice.",
     "Όροι χρήσης και προστασία προσωπικών δεδομένων.",
     "本文仅代表作者观点，转载目的在于传递更多信息，不构成任何投资建议。",
@@ -174,6 +176,8 @@ SITE_NOTES = [
     "おわびと訂正：記事中の日付に誤りがありました。",
     "Attenzione: questo articolo è stato pubblicato più di tre anni fa. Orari e prezzi potrebbero essere cambiati.",
     "This article was published more than five years ago.",
+    "Si encuentras un error, escríbenos a la dirección de correcciones.",
+    "If you spot an error in this story, please let us know.",
 ]
 
 

@@ -105,6 +105,7 @@ _NOTICE_ONLY = (
     # who holds a reader's personal data (the GDPR's notice)
     r"data controller|responsable du traitement|responsable del tratamiento|titolare del trattamento|"
     r"verantwortliche(?:r)? im sinne der dsgvo|administratorem (?:twoich |pani/pana )?danych osobowych|"
+    r"klauzula (?:informacyjna|rodo)|informacja rodo|barrierefreie-informationstechnik-verordnung|"
     r"оператор(?:ом)? персональных данных|υπεύθυνος επεξεργασίας|"
     # the terms of using the site
     r"terms of use|conditions d['’]utilisation|nutzungsbedingungen|términos de uso|condizioni d['’]uso|"
@@ -204,6 +205,10 @@ _SITE_NOTE = (
     r"verouderde browser|zastaralý prohlížeč|"
     r"подпишитесь|ваш браузер устарел|"
     r"εγγραφείτε συνδρομητές|ο browser σας|"
+    # an invitation to report an error (the corrections' address under an article)
+    r"if you (?:spot|find|see|notice) an error|si vous (?:constatez|remarquez|repérez|trouvez) une erreur|"
+    r"si (?:encuentras|ves|detectas) (?:un|algún) error|wenn sie einen fehler (?:finden|entdecken|bemerken)|"
+    r"se (?:trovi|noti) un errore|se (?:encontrar|vir|notar) (?:um|algum) erro|"
     # a column's "the views are the author's" note, a guest's prompt to register, a "follow our groups" line
     r"εκφράζουν αποκλειστικά τους (?:συντάκτες|αρθρογράφους|υπογράφοντες)|δεν υιοθετεί απαραίτητα|"
     r"вы зашли на сайт как незарегистрированный пользователь|"
@@ -290,7 +295,8 @@ _SITE_NOTE_HINTS = ("cookie", "browser", "navegador", "navigateur", "przegl", "�
                     "aggiornat", "år gam", "utdatert", "forældede", "inaktuell", "jaar oud", "verouderde",
                     "nieaktualn", "ponad", "więcej", "neaktuáln", "более", "устаревш", "неактуальн", "δημοσιεύθηκε",
                     "archyvo", "nebeatnaujinamas", "訂正", "更正", "versione precedente", "versão anterior",
-                    "eerdere versie", "wcześniejsza", "версии", "προηγούμενη", "naunang",
+                    "eerdere versie", "wcześniejsza", "версии", "προηγούμενη", "naunang", "error", "erreur",
+                    "fehler", "errore", "erro",
                     "más de", "più di", "earlier version", "précédente", "anterior", "frühere", "kontingent",
                     "lesen sie", "sem limites", "sin límites", "reached your", "free article", "newsletter",
                     "boletín", "рассылку", "journalis", "журналіст", "журналист", "dziennikar", "periodismo",
