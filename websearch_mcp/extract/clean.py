@@ -516,16 +516,16 @@ _BUTTON_WORDS = re.compile(r"(?:^|[\s_-])(?:button|btn)(?:$|[\s_-])", re.IGNOREC
 def is_call_to_action(element: HtmlElement, text: str) -> bool:
     """A box asking the reader to act: a title and a line or two beside a button or a form to fill in
     ("New patient? Book online", "Book direct for the best price", "Your first lesson is free")."""
+    if not any(node.tag in ("form", "button") or (node.tag == "a" and _BUTTON_WORDS.search(node.get("class") or ""))
+               for node in element.iter("form", "button", "a")):
+        return False  # (most boxes: no button, nothing more to read)
     if visible_length(text) > CALL_TEXT or sum(1 for _ in element.iter("p")) > CALL_PARAGRAPHS:
         return False
     unit = element
     while (parent := unit.getparent()) is not None and len(parent) == 1:
         unit = parent  # (the card in its wrappers)
-    kind = card_signature(unit)
-    if parent is not None and sum(1 for sibling in parent if card_signature(sibling) == kind) > 2:
-        return False  # one of a run of cards alike, each with its "Read more" button: a list, not a call
-    return any(node.tag in ("form", "button") or (node.tag == "a" and _BUTTON_WORDS.search(node.get("class") or ""))
-               for node in element.iter("form", "button", "a"))
+    kind = card_signature(unit)  # one of a run of cards alike, each with its "Read more" button, is no call
+    return parent is None or sum(1 for sibling in parent if card_signature(sibling) == kind) <= 2
 
 
 SITE_NOTE_MIN = 20  # characters: a shorter block is no site note ("Cookies" alone is a menu entry)
