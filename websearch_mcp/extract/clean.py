@@ -23,6 +23,7 @@ from websearch_mcp.extract.teasers import card_signature, is_teaser_grid, marked
 from websearch_mcp.extract.text import (
     ends_a_sentence,
     host_of,
+    in_its_wrappers,
     inside,
     link_density,
     linked_length,
@@ -426,7 +427,7 @@ def _is_furniture(element: HtmlElement, total: int, runs: dict[tuple[HtmlElement
     if size >= total * 0.4 and not (kind.negative and is_notice_block(element, opens_as_notice, text)):
         return False  # whatever its name says, an element holding this much of the text is the article
     tag = element.tag
-    if calls and not thread and tag in _BOX_TAGS and size <= CALL_TEXT * 3 and is_call_to_action(element, text):
+    if calls and not thread and tag in _BOX_TAGS and size <= CALL_TEXT * 3 and _is_call_to_action(element, text):
         return True
     if tag in _ALWAYS_DROP and not _holds_text(element):
         return True
@@ -466,8 +467,7 @@ def _standfirst(header: HtmlElement) -> HtmlElement | None:
     does not name it: `<p class="css-4h7b2n">`), if it holds one."""
     for paragraph in header.iter("p"):
         text = text_of(paragraph).strip()
-        if (visible_length(text) >= STANDFIRST and text[-1:] in _SENTENCE_ENDS
-                and link_density(paragraph, text) < 0.3):
+        if visible_length(text) >= STANDFIRST and ends_a_sentence(text) and link_density(paragraph, text) < 0.3:
             return paragraph
     return None
 
@@ -483,9 +483,6 @@ def _header_to_standfirst(header: HtmlElement) -> list[HtmlElement]:
     for part in parts:
         drop(part)
     return parts
-
-
-_SENTENCE_ENDS = frozenset(".!?…。！？")
 
 
 def _holds_text(element: HtmlElement) -> bool:
@@ -513,7 +510,7 @@ _BOX_TAGS = frozenset({"div", "section", "aside"})
 _BUTTON_WORDS = re.compile(r"(?:^|[\s_-])(?:button|btn)(?:$|[\s_-])", re.IGNORECASE)
 
 
-def is_call_to_action(element: HtmlElement, text: str) -> bool:
+def _is_call_to_action(element: HtmlElement, text: str) -> bool:
     """A box asking the reader to act: a title and a line or two beside a button or a form to fill in
     ("New patient? Book online", "Book direct for the best price", "Your first lesson is free")."""
     if not any(node.tag in ("form", "button") or (node.tag == "a" and _BUTTON_WORDS.search(node.get("class") or ""))
@@ -521,10 +518,9 @@ def is_call_to_action(element: HtmlElement, text: str) -> bool:
         return False  # (most boxes: no button, nothing more to read)
     if visible_length(text) > CALL_TEXT or sum(1 for _ in element.iter("p")) > CALL_PARAGRAPHS:
         return False
-    unit = element
-    while (parent := unit.getparent()) is not None and len(parent) == 1:
-        unit = parent  # (the card in its wrappers)
-    kind = card_signature(unit)  # one of a run of cards alike, each with its "Read more" button, is no call
+    # one of a run of cards alike (the card in its wrappers), each with its "Read more" button, is no call
+    unit = in_its_wrappers(element)
+    parent, kind = unit.getparent(), card_signature(unit)
     return parent is None or sum(1 for sibling in parent if card_signature(sibling) == kind) <= 2
 
 

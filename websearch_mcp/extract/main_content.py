@@ -39,7 +39,16 @@ from websearch_mcp.extract.replies import (
     thread_of,
 )
 from websearch_mcp.extract.teasers import card_signature, lists_items, lists_other_pages, starts_with_link
-from websearch_mcp.extract.text import HEADINGS, ends_a_sentence, inside, link_density, text_of, visible_length
+from websearch_mcp.extract.text import (
+    HEADINGS,
+    ends_a_sentence,
+    in_its_wrappers,
+    innermost,
+    inside,
+    link_density,
+    text_of,
+    visible_length,
+)
 from websearch_mcp.passages import CJK, cjk_count
 
 TYPE_CHECKING = False
@@ -783,9 +792,7 @@ def _with_repeated_sections(parent: HtmlElement, chosen: list[HtmlElement], scor
     title and the text): when the chosen blocks' parent is the one child of such a section, the sections
     beside it of the same kind that hold article text are more of it (an association's "Our story" and
     "How we work")."""
-    unit = parent
-    while (up := unit.getparent()) is not None and up.tag not in NO_TEXT and len(up) == 1:
-        unit = up
+    unit = in_its_wrappers(parent)
     holder = unit.getparent()
     if unit is parent or holder is None or not unit.get("class") or len(unit.text_content()) > SECTION_TEXT:
         return chosen  # (a long article in a section of its own is the article)
@@ -799,6 +806,4 @@ def _with_repeated_sections(parent: HtmlElement, chosen: list[HtmlElement], scor
 def _shape(unit: HtmlElement) -> tuple[tuple[str, str], ...]:
     """The tags and classes of the children of a section's first block of more than one (its title and
     its text, in the template every section of the page shares)."""
-    while len(unit) == 1:
-        unit = unit[0]
-    return tuple((child.tag, child.get("class") or "") for child in unit if isinstance(child.tag, str))
+    return tuple((child.tag, child.get("class") or "") for child in innermost(unit) if isinstance(child.tag, str))

@@ -276,7 +276,8 @@ def signature(element: HtmlElement) -> tuple[str, str]:
 
 _COMMENT_WORDS = (
     r"comments?|kommentare?|commenti|commentaires?|comentarios?|comentários|komentarze?|"
-    r"komentáře|komentar|kommentit|kommentarer|hozzászólások|comentarii|opinie|reacties|reacciones|reactions?|responses|reviews|opiniones|avis|bewertungen|"
+    r"komentáře|komentar|kommentit|kommentarer|hozzászólások|comentarii|opinie|"
+    r"reacties|reacciones|reactions?|responses|reviews|opiniones|avis|bewertungen|"
     r"yorumlar|комментари[йи]|коментар[іі]|відгуки|отзывы|σχόλια|ý kiến bạn đọc|bình luận|sổ lưu bút|"
     r"guestbook|gästebuch|livre d['’]or|libro de visitas|(?:dal )?libro degli ospiti|księga gości|"
     r"гостевая книга|condolences|kondolenzen|μηνύματα συλλυπητηρίων|"

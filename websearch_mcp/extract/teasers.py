@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections import Counter
 
 from websearch_mcp.extract.replies import RELATED_MARK
-from websearch_mcp.extract.text import host_of
+from websearch_mcp.extract.text import host_of, innermost
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -21,8 +21,7 @@ _CARD_HEADINGS = ("h2", "h3", "h4", "h5")
 def lists_other_pages(element: HtmlElement) -> bool:
     """A teaser grid, or a list of the site's other pages known by its title (a block chosen beside the
     article that is not more of it)."""
-    while len(element) == 1 and isinstance(element[0].tag, str):
-        element = element[0]  # a table's one row, a wrapper's one box
+    element = innermost(element)  # a table's one row, a wrapper's one box
     return marked_other_pages(element) or is_teaser_grid(element)
 
 

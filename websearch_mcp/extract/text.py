@@ -33,6 +33,20 @@ def ends_a_sentence(text: str) -> bool:
     return text.rstrip().endswith(SENTENCE_STOPS)
 
 
+def innermost(element: HtmlElement) -> HtmlElement:
+    """The block inside an element's wrappers of one child each (a table's one row, a box's one box)."""
+    while len(element) == 1 and isinstance(element[0].tag, str):
+        element = element[0]
+    return element
+
+
+def in_its_wrappers(element: HtmlElement) -> HtmlElement:
+    """An element with the wrappers above it that hold nothing else (up to <body>, not included)."""
+    while (parent := element.getparent()) is not None and parent.tag not in ("body", "html") and len(parent) == 1:
+        element = parent
+    return element
+
+
 def visible_length(text: str) -> int:
     """Characters of a text that are not spaces, tabs or line breaks."""
     return len(text) - text.count(" ") - text.count("\n") - text.count("\t") - text.count("\r")
