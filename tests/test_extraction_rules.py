@@ -1650,3 +1650,13 @@ def test_the_standfirst_in_an_articles_header_stays_when_no_class_names_it():
     markdown = extract_page(html, "https://lokalnyt.example.dk/trafik/cykelbro").markdown
     assert "åbner først i 2027" in markdown and "langt større end først beregnet" in markdown, markdown
     assert "sejles til Aarhus i ét stykke" in markdown and "Af Mette Kjær" not in markdown, markdown
+
+
+def test_a_long_post_whose_newsletter_box_scores_best_is_read_from_the_page_area():
+    # SiliconANGLE, 2016: the post is one long <article class="post">; the newsletter box inside it scores
+    # best, and the content area read for a short find gives the story (a short post would not spread)
+    markdown = extract_page(_recorded("metascraper-siliconangle-circleci-funding.html.gz"),
+                            "http://siliconangle.com/blog/2016/05/16/circleci-receives-18-million-in-series-b-"
+                            "funding-round-with-scale-venture-partners/").markdown
+    assert "announced [that it has secured $18 million in Series B funding]" in markdown
+    assert "Founded in 2011, CircleCI offers products and services" in markdown
