@@ -383,6 +383,54 @@ def read_modern_web(source: Source, read: Read) -> Iterator[Page]:
         yield Page(key, html, record["ground_truth"]["main_content"], record.get("url", ""), kind)
 
 
+
+_FUNDUS = "tests/resources/parser/test_data"
+
+
+def read_fundus(source: Source, read: Read) -> Iterator[Page]:
+    """Fundus's parser tests: news pages of publishers in some forty countries (most in German, then
+    English, Spanish, Japanese, French, Norwegian, Turkish, Italian, Korean...), each with the article
+    its publisher's hand-written parser reads (summary, section headlines and paragraphs). A publisher's
+    JSON holds one record per parser version; each record goes with the page that holds most of its
+    paragraphs (a record no page holds half of, or whose page went with another, is left out)."""
+    import lxml.html
+
+    listed = source.files(_FUNDUS)
+    data = dict(read({path: blob for path, blob in listed.items() if path.endswith((".json", "meta.info"))}))
+    for path in sorted(path for path in data if path.endswith(".json")):
+        folder, publisher = path.rsplit("/", 1)[0], path.rsplit("/", 1)[-1][:-5]
+        pattern = re.compile(rf"{re.escape(folder)}/{re.escape(publisher)}_\d{{4}}_\d{{2}}_\d{{2}}\.html\.gz")
+        pages = sorted(name for name in listed if pattern.fullmatch(name))
+        meta = json.loads(data.get(f"{folder}/meta.info") or b"{}")
+        html = {page: decode(gzip.decompress(raw)) for page, raw in read({page: listed[page] for page in pages})}
+        shown = {page: " ".join(lxml.html.document_fromstring(markup.encode()).text_content().split())
+                 for page, markup in html.items()}
+        used: set[str] = set()
+        for record in json.loads(data[path]).values():
+            parts = _fundus_body(record.get("body"))
+            if not parts or not shown:
+                continue
+            openings = [" ".join(part.split())[:40] for part in parts]
+            held = {page: sum(opening in text for opening in openings) for page, text in shown.items()}
+            page = max(held, key=lambda name: held[name])
+            if held[page] * 2 < len(openings) or page in used:
+                continue
+            used.add(page)
+            name = page.rsplit("/", 1)[-1]
+            yield Page(f"{folder.rsplit('/', 1)[-1]}/{name[:-len('.html.gz')]}", html[page], "\n\n".join(parts),
+                       meta.get(name, {}).get("url", ""), f"news/{folder.rsplit('/', 1)[-1]}")
+
+
+def _fundus_body(body: object) -> list[str]:
+    """The article's parts in a Fundus body record: its summary, then each section's headline and paragraphs."""
+    if not isinstance(body, dict):
+        return []
+    parts = list(body.get("summary") or [])
+    for section in body.get("sections") or []:
+        parts += list(section.get("headline") or []) + list(section.get("paragraphs") or [])
+    return [part.strip() for part in parts if isinstance(part, str) and part.strip()]
+
+
 @dataclass
 class DataSet:
     """One benchmark: where it comes from, how to read it and how it is scored."""
@@ -418,6 +466,8 @@ SETS = [
     DataSet("modern-web", GitSource("tiptopjaw/web-content-extraction-benchmark",
                                     "977613a3a90de65c9ed5e1db251eeede7b9d9714", "WEBSEARCH_BENCH_MODERNWEB"),
             read_modern_web, "shingles"),
+    DataSet("fundus-news", GitSource("flairNLP/fundus", "18da6e53592f99cf0ac5770dc63d6ba99ba63ae8",
+                                     "WEBSEARCH_BENCH_FUNDUS"), read_fundus, "shingles"),
 ]
 
 

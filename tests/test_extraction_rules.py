@@ -1660,3 +1660,40 @@ def test_a_long_post_whose_newsletter_box_scores_best_is_read_from_the_page_area
                             "funding-round-with-scale-venture-partners/").markdown
     assert "announced [that it has secured $18 million in Series B funding]" in markdown
     assert "Founded in 2011, CircleCI offers products and services" in markdown
+
+
+def test_a_json_ld_body_that_holds_the_article_twice_is_read_once():
+    # Corriere della Sera, 2025: the JSON-LD articleBody repeats the whole article, so it is twice as long as
+    # the visible one; it is not a fuller body than the page's
+    markdown = extract_page(_recorded("fundus-corriere-meloni-mar-a-lago.html.gz"),
+                            "https://www.corriere.it/esteri/25_gennaio_05/trump-accoglie-meloni-a-mar-a-lago-"
+                            "b8fb8d6c-5c5d-4d6e-8d52-dc0a8d9b9f9c.shtml").markdown
+    assert markdown.count("Giorgia Meloni è arrivata a Mar-a-Lago") == 1, markdown[:3000]
+    assert "noi diciamo" in markdown
+
+
+def test_a_sign_in_box_hidden_by_its_class_is_not_read():
+    # The Province (Postmedia), 2026: the subscription and sign-in offers sit in the article's group, in
+    # boxes a `hidden` class hides until a script shows one
+    markdown = extract_page(_recorded("fundus-theprovince-rose-wines.html.gz"),
+                            "https://theprovince.com/life/wine-guy-3-rose-and-rose-adjacent-bottles-to-sip-on").markdown
+    assert "through rosé-filled wine glasses" in markdown
+    assert "RESERVED FOR SUBSCRIBERS" not in markdown and "SIGN IN TO UNLOCK" not in markdown, markdown
+
+
+def test_items_of_a_list_hidden_until_show_more_and_boxes_shown_from_a_width_are_read():
+    questions = "".join(
+        f"<div class='faq__item{' hidden' if number > 2 else ''}'><h3>Question {number} about the lease?</h3>"
+        f"<p>Answer {number}: the tenant gives notice three months ahead, in writing, and the deposit comes back "
+        f"within a month of the keys being returned, less any repairs.</p></div>" for number in range(1, 6))
+    html = ("<html><body><nav><a href='/'>Home</a></nav><main><h1>Renting with us</h1>"
+            "<p>We let forty flats in the old town, each one furnished, with a year's lease to start with.</p>"
+            f"<div class='faq'>{questions}</div>"
+            "<div class='hidden md:block'><p>Our office on the market square is open on weekdays, and the caretaker "
+            "lives in the building, so a leaking tap is seen to the same day.</p></div>"
+            "<div class='paywall hidden'><p>Subscribe to read on: our offers for new readers this month.</p></div>"
+            "</main></body></html>")
+    markdown = extract_page(html, "https://flats.example.org/renting").markdown
+    assert all(f"Answer {number}:" in markdown for number in range(1, 6)), markdown
+    assert "the caretaker lives in the building" in markdown, markdown
+    assert "Subscribe to read on" not in markdown, markdown

@@ -41,7 +41,8 @@ JUNK_TAGS = ("script", "style", "noscript", "template", "svg", "canvas", "iframe
              "rt", "rp")  # a ruby annotation (the reading of 子供) would run into its base text: 子こども
 
 # The attributes rather than the elements: the same search in half the time of an element predicate.
-_MAYBE_HIDDEN = etree.XPath("//body//@hidden | //body//@aria-hidden | //body//@style")
+_MAYBE_HIDDEN = etree.XPath("//body//@hidden | //body//@aria-hidden | //body//@style"
+                             " | //body//@class[contains(., 'hidden') or contains(., 'd-none')]")
 _NAMED_ANCHORS = etree.XPath("//a[not(@href)][@name or @id]")
 # A <noscript> with this much text is content (the page's no-JavaScript copy, or the rest of the page
 # that an unclosed <noscript> swallowed), not a tracking pixel or a "please enable JavaScript" note.
@@ -145,7 +146,30 @@ def drop(element: HtmlElement) -> None:
 def _is_hidden(element: HtmlElement) -> bool:
     style = element.get("style")
     return (element.get("hidden") is not None or element.get("aria-hidden") == "true"
-            or (style is not None and "display:none" in style.replace(" ", "").lower()))
+            or (style is not None and "display:none" in style.replace(" ", "").lower())
+            or _hidden_by_class(element))
+
+
+# Class names that hide an element in the common CSS frameworks (Tailwind's and Bulma's `hidden`,
+# Bootstrap's `d-none`), and the names that show it again from a screen width on (`d-md-block`, `md:flex`).
+_HIDING_CLASSES = frozenset({"hidden", "d-none", "is-hidden"})
+_SHOWN_AT_WIDTH = re.compile(r"^(?:d-(?:sm|md|lg|xl|xxl)-|(?:sm|md|lg|xl|2xl):)")
+
+
+def _hidden_by_class(element: HtmlElement) -> bool:
+    """Whether a class hides an element at every screen width, and it is not one of a list of items alike
+    that shows only some of them (the rest of a FAQ behind "show more", a carousel's other slides)."""
+    names = element.get("class")
+    if not names:
+        return False
+    tokens = names.split()
+    if _HIDING_CLASSES.isdisjoint(tokens) or any(_SHOWN_AT_WIDTH.match(token) for token in tokens):
+        return False
+    parent = element.getparent()
+    alike = set(tokens) - _HIDING_CLASSES
+    return parent is None or not any(
+        sibling is not element and sibling.tag == element.tag and set((sibling.get("class") or "").split()) == alike
+        for sibling in parent)
 
 
 _PRUNE_CANDIDATES = ("div", "section", "aside", "ul", "ol", "table", "p", "span", "figure", "figcaption", "h1", "h2",

@@ -56,8 +56,18 @@ def article_body(nodes: list[dict[str, Any]]) -> str:
         if _types(node) & ARTICLE_TYPES:
             body = _text(node.get("articleBody") or node.get("text"))
             if body:
-                return body
+                return _said_once(body)
     return ""
+
+
+REPEAT_OPENING = 80  # characters of a body's opening that, found again further on, start a second copy
+
+
+def _said_once(body: str) -> str:
+    """A body that holds its text twice over (a site's JSON-LD repeats the article): its first copy."""
+    opening = body[:REPEAT_OPENING]
+    again = body.find(opening, REPEAT_OPENING) if len(opening) == REPEAT_OPENING else -1
+    return body[:again].rstrip() if again > 0 else body
 
 
 PRODUCT_TYPES = frozenset({"product", "productgroup", "productmodel", "individualproduct", "vehicle", "car"})
