@@ -1697,3 +1697,31 @@ def test_items_of_a_list_hidden_until_show_more_and_boxes_shown_from_a_width_are
     assert all(f"Answer {number}:" in markdown for number in range(1, 6)), markdown
     assert "the caretaker lives in the building" in markdown, markdown
     assert "Subscribe to read on" not in markdown, markdown
+
+
+def test_an_embed_placeholder_awaiting_consent_is_not_read():
+    paragraphs = "".join(f"<p>Paragraph {n}: the harbour authority counted more container ships this spring than "
+                         f"in any spring before, and the new quay is to open in the autumn.</p>" for n in range(1, 5))
+    html = ("<html><body><main><article><h1>Der Hafen wächst</h1>" + paragraphs[:len(paragraphs) // 2] +
+            "<div class='c-oembed-placeholder'><div class='c-oembed-placeholder__title'>Hier können Sie unsere "
+            "Podcasts hören</div><div class='c-oembed-placeholder__description'>Um eingebettete Inhalte anzuzeigen, "
+            "ist deine widerrufliche Einwilligung in die Übermittlung und Verarbeitung von personenbezogenen Daten "
+            "notwendig.</div></div>" + paragraphs[len(paragraphs) // 2:] + "</article></main></body></html>")
+    markdown = extract_page(html, "https://zeitung.example.de/wirtschaft/hafen").markdown
+    assert "Paragraph 1:" in markdown and "Paragraph 4:" in markdown, markdown
+    assert "eingebettete Inhalte" not in markdown and "Podcasts hören" not in markdown, markdown
+
+
+def test_an_agencys_subscription_line_after_the_last_paragraph_is_set_aside():
+    # an agency's story ends with an inline line after its last paragraph, no block around it: "the news
+    # offered to subscribers is published here in summary; contact us to subscribe"
+    paragraphs = "".join(f"<p>Paragraf {n}: bakanlık, şarj istasyonu sayısının şubat sonunda on bir bini aştığını ve "
+                         f"istasyonların yüzde otuzunun şehirler arası yollarda bulunduğunu açıkladı.</p>"
+                         for n in range(1, 5))
+    html = ("<html><body><main><h1>Şarj istasyonu sayısı arttı</h1><div class='detay-icerik'><div>" + paragraphs +
+            " <span class='detay-foto-editor'><a href='/tr/p/abonelik-talep-formu/1001'>Ajansın web sitesinde, "
+            "haber akış sistemi üzerinden abonelere sunulan haberler, özetlenerek yayımlanmaktadır. "
+            "<b>Abonelik için lütfen iletişime geçiniz.</b></a></span></div></div></main></body></html>")
+    markdown = extract_page(html, "https://haber.example.com.tr/tr/ekonomi/sarj/3529015").markdown
+    assert "Paragraf 1:" in markdown and "Paragraf 4:" in markdown, markdown
+    assert "abonelere sunulan" not in markdown, markdown

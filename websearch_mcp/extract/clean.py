@@ -317,15 +317,17 @@ _LINE_TAGS = frozenset({"i", "em", "small", "span", "b", "strong", "font"})
 
 
 def _closing_line(root: HtmlElement) -> HtmlElement | None:
-    """The content's last line when it is an inline element after a line break, ending the text (a blog's
-    "<br><br><i>© All texts and photos…</i>", with no paragraph around it)."""
+    """The content's last line when it is an inline element after a line break or a block, ending the text
+    (a blog's "<br><br><i>© All texts and photos…</i>", an agency's `</p><span>…subscribers…</span>`), with
+    no paragraph around it."""
     last = root
     while len(last) and not (last[-1].tail or "").strip():
         last = last[-1]
         if last.tag in _LINE_TAGS:
             previous = last.getprevious()
             ending = text_of(last).strip()
-            if previous is not None and previous.tag == "br" and ending and text_of(root).rstrip().endswith(ending):
+            after_a_break = previous is not None and (previous.tag == "br" or previous.tag in _CLOSING_TAGS)
+            if after_a_break and ending and text_of(root).rstrip().endswith(ending):
                 return last
             return None
     return None

@@ -45,7 +45,9 @@ NEGATIVE = re.compile(
     # a call to action ("cta-band", "call-to-action", "donate-row"): a button and a line asking the reader to act
     r"cta|calltoaction|call to action|donate|donations?|prefooter|subfooter|partner|"
     # a Joomla module (the site's boxes around the article: latest news, an agenda, a poll)
-    r"moduletable)" + _END,
+    r"moduletable|"
+    # a stand-in a script replaces (an embed awaiting consent, an ad slot, a lazy image)
+    r"placeholder)" + _END,
     re.IGNORECASE)
 # Words of the article itself; each earns a candidate 25 points.
 POSITIVE = re.compile(

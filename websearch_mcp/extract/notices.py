@@ -198,6 +198,8 @@ _SITE_NOTE = (
     r"déjà abonné|abonnez-vous|votre navigateur (?:est obsolète|n['’]est plus à jour)|"
     r"jetzt abonnieren|bereits abonnent|ihr browser ist veraltet|"
     r"suscríbete|ya eres suscriptor|tu navegador está desactualizado|"
+    # a Turkish agency's and paper's subscription lines ("news offered to subscribers", "subscribe")
+    r"abonelere sunulan|abonelik için|abone olun|"
     r"zaloguj się,? aby|twoja przeglądarka jest (?:przestarzała|nieaktualna)|"
     # an old browser, in more words: German, French, Spanish, Italian, Portuguese, Russian, Dutch, Czech
     r"(?:veralteten|veralteter) browser|navigateur obsolète|navegador (?:obsoleto|desactualizado)|"
@@ -302,7 +304,7 @@ _SITE_NOTE_HINTS = ("cookie", "browser", "navegador", "navigateur", "przegl", "�
                     "lesen sie", "sem limites", "sin límites", "reached your", "free article", "newsletter",
                     "boletín", "рассылку", "journalis", "журналіст", "журналист", "dziennikar", "periodismo",
                     "google news", "εκφράζουν", "υιοθετεί", "незарегистр", "подписывайт", "inbox", "indbakke", "inkorg",
-                    "innboks", "postfach", "boîte", "bandeja", "caixa", "casella", "mailbox", "skrzyn")
+                    "innboks", "postfach", "boîte", "bandeja", "caixa", "casella", "mailbox", "skrzyn", "abone")
 
 
 _ASCII_HINTS = tuple(hint for hint in _SITE_NOTE_HINTS if hint.isascii())  # all an ASCII text can hold
