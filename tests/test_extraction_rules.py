@@ -1725,3 +1725,42 @@ def test_an_agencys_subscription_line_after_the_last_paragraph_is_set_aside():
     markdown = extract_page(html, "https://haber.example.com.tr/tr/ekonomi/sarj/3529015").markdown
     assert "Paragraf 1:" in markdown and "Paragraf 4:" in markdown, markdown
     assert "abonelere sunulan" not in markdown, markdown
+
+
+def _agency_page(standfirst: str) -> str:
+    body = "".join(f"<p>Paragraf {n}: bakanlık, şarj istasyonlarının yüzde yetmişinin şehir içinde, yüzde otuzunun ise "
+                   f"şehirler arası yollarda bulunduğunu açıkladı.</p>" for n in range(1, 5))
+    return ("<html><body><main><div class='detay-bg'><div class='detay-baslik'><span class='kategori'>"
+            f"<a href='/ekonomi'>Ekonomi</a></span><h1>Şarj istasyonu sayısı 11 bini aştı</h1>{standfirst}"
+            "<span class='tarih'>05.04.2025</span></div></div>"
+            f"<div class='row detay'><div class='detay-icerik'><h6>Ankara</h6><div>{body}</div></div></div>"
+            "<div class='benzer'><h1>Benzer haberler</h1><ul><li><a href='/a'>Elektrikli araç satışları</a></li>"
+            "<li><a href='/b'>Yeni otoyol açıldı</a></li></ul></div></main></body></html>")
+
+
+def test_a_standfirst_set_as_a_subheading_under_the_headline_joins_the_article():
+    # an agency's standfirst is an <h4> under the headline, and a second <h1> titles the related stories
+    standfirst = ("<h4>Bakan, Türkiye'de şubat ayı sonu itibarıyla 11 bin 37 elektrikli araç şarj istasyonu "
+                  "bulunduğunu ve en fazla istasyonun İstanbul'da yer aldığını bildirdi.</h4>")
+    markdown = extract_page(_agency_page(standfirst), "https://haber.example.com.tr/tr/ekonomi/sarj/3529015").markdown
+    assert markdown.startswith("Bakan, Türkiye'de şubat ayı sonu"), markdown  # a paragraph, not a heading
+    assert "Paragraf 1:" in markdown and "Paragraf 4:" in markdown, markdown
+
+
+def test_a_short_tagline_under_the_sites_name_is_no_standfirst():
+    markdown = extract_page(_agency_page("<h2>Türkiye ve dünyadan haberler, her gün doğru ve tarafsız.</h2>"),
+                            "https://haber.example.com.tr/tr/ekonomi/sarj/3529015").markdown
+    assert "her gün doğru" not in markdown and "Paragraf 1:" in markdown, markdown
+
+
+def test_a_players_stand_in_that_asks_for_javascript_is_not_read():
+    paragraphs = "".join(f"<p>Paragraph {n}: archaeologists used radar images taken from orbit to find the outline "
+                         f"of streets and canals under the forest, far from any known settlement.</p>"
+                         for n in range(1, 6))
+    html = ("<html><body><h1>Hunting lost cities from space</h1><div class='story-body'>"
+            "<div id='emp'><div class='warning'><p><strong>Media requires JavaScript and Adobe Flash to play."
+            "</strong></p><p>This story contains a piece of media that requires your computer to have Adobe Flash "
+            f"and JavaScript enabled.</p></div></div>{paragraphs}</div></body></html>")
+    markdown = extract_page(html, "https://www.example.com/future/story/20120717-hunting-lost-cities").markdown
+    assert "Paragraph 1:" in markdown and "Paragraph 5:" in markdown, markdown
+    assert "JavaScript" not in markdown, markdown

@@ -9,11 +9,13 @@ body join it when they read as sentences and nothing else of substance lies betw
 
 from __future__ import annotations
 
+import copy
 import itertools
 
-from websearch_mcp.extract.labels import kind_of
-from websearch_mcp.extract.main_content import Scores, in_furniture, is_sentence, only_one, within
+from websearch_mcp.extract.labels import LEAD, kind_of
+from websearch_mcp.extract.main_content import INLINE_TAGS, Scores, is_sentence, only_one, within
 from websearch_mcp.extract.notices import opens_as_notice
+from websearch_mcp.extract.replies import NO_TEXT
 from websearch_mcp.extract.text import text_of, visible_length
 
 TYPE_CHECKING = False
@@ -34,12 +36,42 @@ def intro_before(chosen: list[HtmlElement], scores: Scores) -> list[HtmlElement]
     """The paragraphs of introduction between the page's title and the first chosen block, if any."""
     if not chosen:
         return []
-    title = only_one(chosen[0].getroottree(), "h1")
-    if title is None or any(within(title, block) for block in chosen) or not _follows(chosen[0], title):
+    title = _title_above(chosen[0])
+    if title is None or any(within(title, block) for block in chosen):
         return []
-    if kind_of(chosen[0]).negative or in_furniture(chosen[0], scores):
+    # what holds both the title and the body is the page's frame, however it is named
+    layout = set(title.iterancestors()) & set(chosen[0].iterancestors())
+    kind = kind_of(chosen[0])
+    if (kind.negative and not kind.positive) or _in_furniture_below(chosen[0], layout, scores):
         return []  # a block that is not the page's own text (testimonials, a box) takes no introduction
-    return _paragraphs_between(title, chosen[0], scores) or []
+    return [_as_paragraph(element) for element in _paragraphs_between(title, chosen[0], scores, layout) or []]
+
+
+def _as_paragraph(element: HtmlElement) -> HtmlElement:
+    """The introduction as the paragraph it is: a standfirst set as a subheading is no section's title."""
+    if element.tag == "p":
+        return element
+    paragraph = copy.deepcopy(element)
+    paragraph.tag, paragraph.tail = "p", None
+    return paragraph
+
+
+def _in_furniture_below(element: HtmlElement, layout: set[HtmlElement], scores: Scores) -> bool:
+    """Whether an element sits in furniture (a sidebar, a footer) below the blocks that hold the title as
+    well (a news site's main column named `sidebar_main` holds both)."""
+    return any(scores.context_factor(node) < 1.0 for node in [element, *element.iterancestors()]
+               if node not in layout and node.tag not in NO_TEXT)
+
+
+TITLES = 4  # <h1> elements on a page beyond which none is taken for the article's title
+
+
+def _title_above(first: HtmlElement) -> HtmlElement | None:
+    """The page's title above the chosen block: its one <h1>, or the last of a few before the block (a
+    second <h1> titles the related stories below the article)."""
+    titles = list(itertools.islice(first.getroottree().iter("h1"), TITLES + 1))
+    before = [title for title in titles if _follows(first, title)] if len(titles) <= TITLES else []
+    return before[-1] if before else None
 
 
 def soon_below_title(first: HtmlElement) -> bool:
@@ -67,7 +99,8 @@ def _follows(element: HtmlElement, other: HtmlElement) -> bool:
     return False
 
 
-def _paragraphs_between(title: HtmlElement, first: HtmlElement, scores: Scores | None) -> list[HtmlElement] | None:
+def _paragraphs_between(title: HtmlElement, first: HtmlElement, scores: Scores | None,
+                        layout: set[HtmlElement] | None = None) -> list[HtmlElement] | None:
     """The paragraphs after the title and before first that read as an introduction (none looked for
     without scores), or None when first does not follow the title soon or other text of substance lies
     between them."""
@@ -80,8 +113,9 @@ def _paragraphs_between(title: HtmlElement, first: HtmlElement, scores: Scores |
             return found
         if element in taken:
             continue
-        if scores is not None and element.tag == "p" and element not in above \
-                and not _under_tag(element, _NOT_INTRO) and _reads_as_intro(element, text_of(element), scores):
+        if scores is not None and _may_be_intro(element) and element not in above \
+                and not _under_tag(element, _NOT_INTRO) and _reads_as_intro(element, text_of(element), scores, layout) \
+                and not _repeats(element):
             if len(found) == INTRO_PARAGRAPHS:
                 return None
             found.append(element)
@@ -93,6 +127,21 @@ def _paragraphs_between(title: HtmlElement, first: HtmlElement, scores: Scores |
     return None  # the body is not soon below the title
 
 
+# A standfirst set as a subheading (`<h2 class="description">`, an agency's `<h4>` under the headline): a
+# sentence, where a section's heading is a few words. Or a block of text with no paragraph in it, whose
+# class names a lead (`<div class="chapo">`): a box of text without that name is as likely a notice.
+_STANDFIRST_HEADINGS = frozenset({"h2", "h3", "h4"})
+
+
+def _may_be_intro(element: HtmlElement) -> bool:
+    if element.tag == "p":
+        return True
+    named_lead = element.tag == "div" and LEAD.search(element.get("class") or "") is not None
+    if element.tag not in _STANDFIRST_HEADINGS and not named_lead:
+        return False
+    return all(child.tag in INLINE_TAGS for child in element if isinstance(child.tag, str))
+
+
 def _after(title: HtmlElement) -> Iterator[HtmlElement]:
     """The elements after the title (and its own content) in the page's order."""
     element: HtmlElement | None = title
@@ -102,9 +151,27 @@ def _after(title: HtmlElement) -> Iterator[HtmlElement]:
         element = element.getparent()
 
 
-def _reads_as_intro(paragraph: HtmlElement, text: str, scores: Scores) -> bool:
+def _repeats(paragraph: HtmlElement) -> bool:
+    """Whether a paragraph repeats one of the page's titles (whole, where the title was cut short with an
+    ellipsis)."""
+    text = " ".join(text_of(paragraph).split())
+    for title in itertools.islice(paragraph.getroottree().iter("h1"), TITLES):
+        heading = " ".join(text_of(title).split()).rstrip("…. ")
+        if len(heading) >= 20 and text.startswith(heading):
+            return True
+    return False
+
+
+STANDFIRST_HEADING = 80  # visible characters of a subheading that is a standfirst (a blog's tagline is shorter)
+_FULL_STOPS = (".", "!", "?", "…", "。", "！", "？")  # a headline ends in a quotation mark, a standfirst in a stop
+
+
+def _reads_as_intro(paragraph: HtmlElement, text: str, scores: Scores, layout: set[HtmlElement] | None) -> bool:
+    if paragraph.tag in _STANDFIRST_HEADINGS and (visible_length(text) < STANDFIRST_HEADING
+                                                  or not text.rstrip().endswith(_FULL_STOPS)):
+        return False
     return (visible_length(text) <= INTRO_LONGEST and is_sentence(paragraph, INTRO_PROSE)
-            and not opens_as_notice(text) and not in_furniture(paragraph, scores))
+            and not opens_as_notice(text) and not _in_furniture_below(paragraph, layout or set(), scores))
 
 
 def _under_tag(element: HtmlElement, tags: frozenset[str]) -> bool:

@@ -46,6 +46,8 @@ NEGATIVE = re.compile(
     r"cta|calltoaction|call to action|donate|donations?|prefooter|subfooter|partner|"
     # a Joomla module (the site's boxes around the article: latest news, an agenda, a poll)
     r"moduletable|"
+    # a subscription offer, in French, German and Dutch, Spanish, Italian, Portuguese, Polish, Russian, Turkish
+    r"abonnement|suscripcion|abbonamento|assinatura|prenumerata|podpiska|abonelik|"
     # a stand-in a script replaces (an embed awaiting consent, an ad slot, a lazy image)
     r"placeholder)" + _END,
     re.IGNORECASE)

@@ -23,6 +23,7 @@ from websearch_mcp.extract.notices import (
     is_notice_block,
     opens_as_notice,
     opens_with_notice_words,
+    prose_length,
     short_enough,
 )
 from websearch_mcp.extract.replies import (
@@ -317,7 +318,20 @@ def _climb(best: HtmlElement, scores: Scores) -> HtmlElement:
             parent = further
         if not scores.thread and any(replies_below(sibling, scores) for sibling in best.itersiblings()):
             return best  # what the parent adds is the replies below the article: its comments
+        if not scores.thread and _gain_is_listing(best, parent, scores):
+            return best  # what it adds is the site's items (a company's service cards below its news)
         best = parent
+
+
+def _gain_is_listing(best: HtmlElement, parent: HtmlElement, scores: Scores) -> bool:
+    """Whether most of what a block above the best adds is lists of the site's items or of other pages."""
+    child = best
+    while child.getparent() is not parent:
+        child = child.getparent()
+    gain = scores.subtree.get(parent, 0.0) - scores.subtree.get(child, 0.0)
+    listed = sum(scores.subtree.get(other, 0.0) for other in parent if other is not child
+                 and scores.subtree.get(other, 0.0) > 0 and (lists_items(other) or lists_other_pages(other)))
+    return gain > 0 and listed * 2 >= gain
 
 
 ALIKE_LEVELS = 3  # levels above the parent looked at for the block that holds the best's alike blocks
@@ -460,8 +474,11 @@ def main_elements(root: HtmlElement, thread: bool = False, plain: bool = False,
     if is_notice_block(best, opens_with_notice_words) or is_box_of_notices(best):  # a notice never wins while a
         best = _best_rival(best, ranked, scores,  # block of text can
                            lambda c: not is_notice_block(c, opens_as_notice) and not is_box_of_notices(c))
-    if lists_other_pages(best):  # nor a list of other pages while a block of sentences can
-        best = _best_rival(best, ranked, scores, lambda c: not lists_other_pages(c) and _sentences(c) >= 2)
+    listing, over_list = _list_around(best), None
+    if listing is not None:  # nor a list of other pages, or one of its entries, while a block of sentences can
+        rival = _best_rival(listing, ranked, scores, lambda c: not lists_other_pages(c) and _sentences(c) >= 2)
+        if rival is not listing:
+            best, over_list = rival, (listing if listing is not best else None)
     best = _under_title(_inside_main(best, ranked, scores), ranked, scores)
     posts = thread_of(best, scores)
     opening_post = None
@@ -477,6 +494,8 @@ def main_elements(root: HtmlElement, thread: bool = False, plain: bool = False,
     elif posts:
         return _under_lead(posts, scores, opening=not thread)
     prose = None if thread else _prose_over_list(best, ranked, scores)
+    if prose is None and over_list is not None and not thread and article is None and not posts:
+        prose, best = best, over_list  # an entry of a list of the site's items won first: the list stays out
     if prose is not None:  # the list it won over stays out: no climbing to it, no sibling that holds it
         outer = _through_wrappers(prose)
         chosen = [prose] if outer is prose else [
@@ -506,6 +525,22 @@ def _opening_post(replies_block: HtmlElement, ranked: list[HtmlElement], scores:
     while top.getparent() is not None and top.getparent().tag not in NO_TEXT:
         top = top.getparent()
     return article_before(replies, [c for c in ranked if within(c, top)], scores)
+
+
+ENTRY_DEPTH = 3  # levels above a candidate looked at for the list of the site's items it is an entry of
+
+
+def _list_around(best: HtmlElement) -> HtmlElement | None:
+    """The list of other pages that the best candidate is, or that it is an entry of (one card of a
+    company's services, with its linked title and a line or two), if any."""
+    if lists_other_pages(best):
+        return best
+    for ancestor in itertools.islice(best.iterancestors(), ENTRY_DEPTH):
+        if ancestor.tag in NO_TEXT:
+            break
+        if lists_items(ancestor) or lists_other_pages(ancestor):
+            return ancestor
+    return None
 
 
 def _best_rival(best: HtmlElement, ranked: list[HtmlElement], scores: Scores,
@@ -603,9 +638,10 @@ def _has_prose(element: HtmlElement) -> bool:
 
 
 def is_sentence(paragraph: HtmlElement, shortest: int = SIBLING_PROSE) -> bool:
-    """Whether a paragraph reads as prose: this long at least, ending as a sentence, with few links."""
+    """Whether a paragraph reads as prose: this long at least (a Chinese, Japanese or Korean character
+    counting as three Latin ones), ending as a sentence, with few links."""
     text = text_of(paragraph)
-    return (visible_length(text) >= shortest and ends_a_sentence(text)
+    return (prose_length(text) >= shortest and ends_a_sentence(text)
             and link_density(paragraph, text) < 0.25)
 
 

@@ -200,6 +200,11 @@ _SITE_NOTE = (
     r"suscríbete|ya eres suscriptor|tu navegador está desactualizado|"
     # a Turkish agency's and paper's subscription lines ("news offered to subscribers", "subscribe")
     r"abonelere sunulan|abonelik için|abone olun|"
+    r"assine (?:já|agora|a nossa|o nosso)|"
+    # a player's or a widget's stand-in: it needs JavaScript or Flash (English, German, French, Spanish, Italian)
+    r"requires? (?:your (?:computer|browser|device) to have )?(?:javascript|(?:adobe )?flash)|"
+    r"(?:enable|turn on) javascript|javascript (?:is )?(?:required|disabled)|javascript aktivieren|"
+    r"activer (?:le )?javascript|(?:habilita|activa) (?:el )?javascript|abilita(?:re)? javascript|"
     r"zaloguj się,? aby|twoja przeglądarka jest (?:przestarzała|nieaktualna)|"
     # an old browser, in more words: German, French, Spanish, Italian, Portuguese, Russian, Dutch, Czech
     r"(?:veralteten|veralteter) browser|navigateur obsolète|navegador (?:obsoleto|desactualizado)|"
@@ -304,7 +309,8 @@ _SITE_NOTE_HINTS = ("cookie", "browser", "navegador", "navigateur", "przegl", "�
                     "lesen sie", "sem limites", "sin límites", "reached your", "free article", "newsletter",
                     "boletín", "рассылку", "journalis", "журналіст", "журналист", "dziennikar", "periodismo",
                     "google news", "εκφράζουν", "υιοθετεί", "незарегистр", "подписывайт", "inbox", "indbakke", "inkorg",
-                    "innboks", "postfach", "boîte", "bandeja", "caixa", "casella", "mailbox", "skrzyn", "abone")
+                    "innboks", "postfach", "boîte", "bandeja", "caixa", "casella", "mailbox", "skrzyn",
+                    "abone", "assine", "javascript", "flash")
 
 
 _ASCII_HINTS = tuple(hint for hint in _SITE_NOTE_HINTS if hint.isascii())  # all an ASCII text can hold

@@ -304,10 +304,20 @@ _OTHER_PAGES = (
     r"διαβάστε (?:επίσης|ακόμη|ακόμα)|περισσότερα (?:άρθρα|νέα)|άλλα άρθρα|"
     r"延伸阅读|延伸閱讀|推荐阅读|推薦閱讀|更多(?:新闻|新聞|图片新闻|简讯|文章)|"
     r"다른 (?:공지|글|소식)|관련 ?기사|その他のお知らせ|他のお知らせ|"
+    # "You may also like", in English, German, Dutch, French, Spanish, Italian, Portuguese, Polish, Russian,
+    # Ukrainian, Czech, Hungarian, Turkish and Greek
+    r"you (?:may|might) also (?:like|enjoy)|(?:das )?könnte (?:sie|dich) auch interessieren|"
+    r"(?:misschien |dit vind je misschien )?ook (?:leuk|interessant)(?: om te lezen)?|"
+    r"vous (?:aimerez|pourriez aimer)(?: peut-être)? aussi|también te (?:puede|podría) interesar|"
+    r"(?:ti )?potrebbe(?:ro)? (?:interessarti|anche interessarti|piacerti)|você (?:também )?(?:pode|poderá) gostar|"
+    r"może ci[eę] (?:też |także )?zainteresować|вам (?:также )?может (?:быть интересно|понравиться)|"
+    r"вас (?:також )?може зацікавити|mohlo by vás (?:také )?zajímat|ez is érdekelhet|"
+    r"(?:bunlar da )?ilginizi çekebilir|μπορεί (?:επίσης )?να σας ενδιαφέρει|"
     # "Most read", "En çok okunan 10 tarif"
     r"(?:(?:the )?most (?:read|popular|viewed)|meistgelesen\w*|les plus (?:lus|populaires)|"
     r"(?:lo )?más (?:leíd|vist)[oa]s|"
     r"(?:i )?più lett[ie]|mais lid[ao]s|meest gelezen|nejčtenější|najczęściej czytane|самое читаемое|"
+    r"найпопулярніш\w*|найчитаніш\w*|самые (?:популярные|читаемые)|популярное|"
     r"en çok okunan|τα πιο δημοφιλή|δημοφιλέστερα|가장 많이 본|인기 ?기사|人気記事|阅读排行|热门文章)(?:\s+\w+){0,2}")
 # "Other positions", "Altre posizioni aperte", "최근 공지사항", "Últimas": a title of the site's other or
 # latest pages of some kind, when every row below it opens with a link.

@@ -25,6 +25,7 @@ from websearch_mcp.extract.main_content import (
 )
 from websearch_mcp.extract.replies import signed_post
 from websearch_mcp.extract.teasers import lists_other_pages, starts_with_link
+from websearch_mcp.extract.text import innermost
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -100,8 +101,9 @@ _TOKENS = re.compile(r"[a-z0-9]+")
 def _in_post(element: HtmlElement, area: HtmlElement) -> bool:
     """Whether an element is, or is inside, the area's one post: an <article> below the area that is
     dated (a <time>) or classed as a post or an entry, with no other article beside it (a blog's front
-    page of posts spreads)."""
-    post = next((node for node in (element, *element.iterancestors()) if node.tag == "article" or node is area),
+    page of posts spreads), or the wrappers of one child each around it."""
+    inner = innermost(element)  # (the post inside the wrappers the climb took, each of one child)
+    post = next((node for node in (inner, *inner.iterancestors()) if node.tag == "article" or node is area),
                 None)
     if post is None or post is area or len(post.text_content()) > SHORT_POST:
         return False  # (a long post holds more than a box found in it: the area is read)
