@@ -1764,3 +1764,22 @@ def test_a_players_stand_in_that_asks_for_javascript_is_not_read():
     markdown = extract_page(html, "https://www.example.com/future/story/20120717-hunting-lost-cities").markdown
     assert "Paragraph 1:" in markdown and "Paragraph 5:" in markdown, markdown
     assert "JavaScript" not in markdown, markdown
+
+
+def test_the_articles_opening_paragraphs_beside_a_carousel_of_links_in_one_block_stay():
+    # a news site's rich text: the first block holds the opening paragraph and a carousel of job offers (all
+    # links), the next block the rest of the article; the carousel goes, the opening stays
+    jobs = "".join(f"<li><a href='/jobs/{n}'>IT-Spezialist (m/w/d) Infrastruktur und Netzwerke, Standort {n}</a></li>"
+                   for n in range(1, 11))
+    rest = [f"<p>Absatz {n}: Zum eigentlichen Akkupack und dessen Leistung wurden keine weiteren Angaben "
+            f"gemacht, die reguläre Maschine nutzt zylindrische Zellen.</p>" for n in range(2, 16)]
+    html = ("<html><body><h1>Hat der Hersteller genug Akkus gebaut?</h1><article class='go-article'>"
+            "<div class='go-richtext'><p>Absatz 1: Der Konzern hat den Prototyp eines Akkupacks für ein Rennmotorrad "
+            "vorgestellt und dabei fast keine technischen Daten genannt, auch der Zulieferer äußerte sich nicht zu "
+            "weiteren Daten des Akkupacks.</p><div class='go-teaser-block'><span>Neue Angebote bei Jobs</span>"
+            f"<ul>{jobs}</ul></div></div><div class='go-richtext'>{''.join(rest[:7])}</div>"
+            f"<div class='go-ad'>Anzeige</div><div class='go-richtext'>{''.join(rest[7:])}</div>"
+            "</article></body></html>")
+    markdown = extract_page(html, "https://news.example.de/news/akkutechnik-2509-199920.html").markdown
+    assert "Absatz 1:" in markdown and "Absatz 15:" in markdown, markdown
+    assert "IT-Spezialist" not in markdown, markdown

@@ -464,8 +464,9 @@ def _is_furniture(element: HtmlElement, total: int, runs: dict[tuple[HtmlElement
         return True  # (a header that holds the standfirst is read part by part: its title and byline go)
     # a heading that links to itself (`<h2><a href="#part-2">`) is a heading, not a link to elsewhere
     if (tag in _LISTS and not (entries and tag in _HEADINGS)
-            and link_density(element, text, anchors=tag not in _HEADINGS) > 0.5 and not _items_are_sentences(element)):
-        return True
+            and link_density(element, text, anchors=tag not in _HEADINGS) > 0.5 and not _items_are_sentences(element)
+            and not _holds_prose_of_its_own(element)):
+        return True  # (a block of the article's paragraphs around a carousel of links: the carousel goes alone)
     if tag == "p" and link_density(element, text) > 0.9:
         return True  # a paragraph that is one link: "Read more: ...", "See also ..."
     if size < 120:
@@ -562,6 +563,22 @@ def _is_lead_paragraph(element: HtmlElement, text: str) -> bool:
     return (element.tag == "p" and "teaser" in (element.get("class") or "").lower()
             and visible_length(text) >= LEAD_PARAGRAPH and ends_a_sentence(text)
             and link_density(element, text) == 0.0)
+
+
+OWN_PROSE = 150  # visible characters of a paragraph of sentences, with few links, that a block holds itself
+
+
+def _holds_prose_of_its_own(element: HtmlElement) -> bool:
+    """Whether a block holds, as a child of its own, a paragraph of prose (the article's first paragraphs
+    beside a carousel of job offers, in one block of the page's rich text)."""
+    if element.tag not in _BOX_TAGS:
+        return False
+    for child in element:
+        if child.tag == "p":
+            text = text_of(child)
+            if visible_length(text) >= OWN_PROSE and ends_a_sentence(text) and link_density(child, text) < 0.25:
+                return True
+    return False
 
 
 def _items_are_sentences(element: HtmlElement) -> bool:
