@@ -39,7 +39,7 @@ from websearch_mcp.extract.replies import (
     signed_post,
     thread_of,
 )
-from websearch_mcp.extract.teasers import card_signature, lists_items, lists_other_pages, starts_with_link
+from websearch_mcp.extract.teasers import ITEM_TEXT, card_signature, lists_items, lists_other_pages, starts_with_link
 from websearch_mcp.extract.text import (
     HEADINGS,
     ends_a_sentence,
@@ -535,6 +535,8 @@ def _list_around(best: HtmlElement) -> HtmlElement | None:
     company's services, with its linked title and a line or two), if any."""
     if lists_other_pages(best):
         return best
+    if len(best.text_content()) > ITEM_TEXT:
+        return None  # (more than an entry holds: most pages' best block)
     for ancestor in itertools.islice(best.iterancestors(), ENTRY_DEPTH):
         if ancestor.tag in NO_TEXT:
             break
