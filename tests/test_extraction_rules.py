@@ -1783,3 +1783,22 @@ def test_the_articles_opening_paragraphs_beside_a_carousel_of_links_in_one_block
     markdown = extract_page(html, "https://news.example.de/news/akkutechnik-2509-199920.html").markdown
     assert "Absatz 1:" in markdown and "Absatz 15:" in markdown, markdown
     assert "IT-Spezialist" not in markdown, markdown
+
+
+def test_a_live_blogs_updates_under_headlines_of_their_own_are_read_with_its_opening():
+    # each update is signed with a time and a reporter's name, as a reply is, but has a headline: they are
+    # the live blog's posts, not comments below it
+    opening = "".join(f"<p>Opening {n}: the royal couple will struggle to recover from the label, a commentator said, "
+                      f"pointing to how public attitudes have changed over the years.</p>" for n in range(1, 6))
+    updates = "".join(
+        f"<div class='live-events__entry'><div class='live-events__entry-info'><time>{9 + n}:48</time> "
+        f"<a href='/journalist/123131/Jon-King' class='live-events__entry-author'>Jon King</a></div>"
+        f"<h3 class='live-events__entry-head'>Update {n}: the couple receive another blow in a new survey</h3>"
+        f"<div class='live-events__entry-text'><p>Update text {n}: a poll of 1,500 voters found the couple liked by "
+        f"fewer than four in ten adults, and disliked by more, the magazine reported.</p></div></div>"
+        for n in range(1, 7))
+    html = ("<html><body><h1>Royal couple LIVE: the latest</h1><div class='article'><div class='text-description'>"
+            f"{opening}</div><div class='live-events'><div class='live-events__entries'>{updates}</div></div>"
+            "</div></body></html>")
+    markdown = extract_page(html, "https://news.example.co.uk/news/royal/1924698/live").markdown
+    assert "Opening 1:" in markdown and "Update text 1:" in markdown and "Update text 6:" in markdown, markdown

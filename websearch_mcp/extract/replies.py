@@ -29,11 +29,26 @@ def is_reply_run(block: HtmlElement, scores: Scores) -> bool:
     if scores.subtree.get(block, 0.0) <= 0 or len(block) < THREAD_POSTS:
         return False
     counts: dict[tuple[str, str], int] = {}
+    headed = 0
     for child in block:
         if scores.subtree.get(child, 0.0) > 0 and _reply_like(child):
             key = signature(child)
             counts[key] = counts.get(key, 0) + 1
-    return bool(counts) and max(counts.values()) >= THREAD_POSTS
+            headed += _has_headline(child)
+    if not counts or max(counts.values()) < THREAD_POSTS:
+        return False
+    return headed * 2 < sum(counts.values())  # entries under headlines of their own: a live blog's posts
+
+
+HEADLINE = 30  # visible characters of an entry's heading that make it a headline, not a name ("Anna wrote:")
+
+
+def _has_headline(entry: HtmlElement) -> bool:
+    """Whether an entry has a heading of its own that reads as a headline and links nowhere (a live blog's
+    update has one, a reply has its author's name at most, a list of other pages links its titles)."""
+    heading = next(entry.iter("h2", "h3", "h4"), None)
+    return (heading is not None and heading.find(".//a") is None
+            and len(" ".join(heading.text_content().split())) >= HEADLINE)
 
 
 def _reply_like(block: HtmlElement) -> bool:
