@@ -1802,3 +1802,16 @@ def test_a_live_blogs_updates_under_headlines_of_their_own_are_read_with_its_ope
             "</div></body></html>")
     markdown = extract_page(html, "https://news.example.co.uk/news/royal/1924698/live").markdown
     assert "Opening 1:" in markdown and "Update text 1:" in markdown and "Update text 6:" in markdown, markdown
+
+
+def test_a_box_named_after_the_article_and_its_share_buttons_is_the_share_bar():
+    # `article-share`: an article word first, the part's own name last; the article's toolbar, not its text
+    paragraphs = "".join(f"<p>Absatz {n}: Wer den Tag der Sternenkrieger noch nicht kennt, erfährt hier, welche "
+                         f"Sets es an diesem Tag günstiger gibt und wie lange die Aktion läuft.</p>"
+                         for n in range(1, 6))
+    html = ("<html><body><h1>Rabatte zum Sternenkrieger-Tag</h1><div class='article-body'>"
+            "<div class='article-share'><span>Kommentare</span> <span>E-Mail</span> <span>Teilen</span> "
+            f"<span>Drucken</span> <span>Feedback</span></div>{paragraphs}</div></body></html>")
+    markdown = extract_page(html, "https://www.example.de/kaufberatung/rabatte_id_1.html").markdown
+    assert "Absatz 1:" in markdown and "Absatz 5:" in markdown, markdown
+    assert "Drucken" not in markdown and "Feedback" not in markdown, markdown

@@ -107,6 +107,11 @@ _SWITCH_FIRST = frozenset({"has", "no", "with", "without", "is", "show", "hide",
 # A first word that makes a class name a place beside what follows it ("below_body", "after-content",
 # "above-article"): the page's furniture around the content, not the content.
 _PLACE_FIRST = frozenset({"below", "after", "before", "above", "under", "beneath", "pre", "outside"})
+# Last words of a class name that make it a box the article has beside its text (its tags, its share
+# buttons, its related stories), whatever article word comes before.
+_ARTICLES_BOXES = frozenset({"tag", "tags", "share", "sharing", "social", "related", "newsletter", "subscribe",
+                             "promo", "ad", "ads", "advert", "advertisement", "sponsor", "sponsored", "recommended",
+                             "trending", "popular", "keywords"})
 # Page builders whose every block is a "widget" (`elementor-widget-heading`, `elementor-widget-container`;
 # HubSpot's `dnd-module` beside `widget-type-rich_text`, `hs_cos_wrapper_widget`): the word names the
 # builder's unit, the article's paragraphs included, not a sidebar's box.
@@ -171,9 +176,12 @@ def _token_flags(token: str) -> int:
     if words[0] in _BUILDERS:  # "elementor-widget-text-editor": a part of the page builder's layout
         spelled = [word for word in spelled if word != "widget"]
     text = " ".join(spelled)
-    return ((_NEGATIVE if NEGATIVE.search(text) else 0)
-            | (_COMMENTS if COMMENTS.search(" ".join(words) if words is not spelled else text) else 0)
-            | (_POSITIVE if POSITIVE.search(text) else 0) | (_CITATIONS if CITATIONS.search(text) else 0))
+    flags = ((_NEGATIVE if NEGATIVE.search(text) else 0)
+             | (_COMMENTS if COMMENTS.search(" ".join(words) if words is not spelled else text) else 0)
+             | (_POSITIVE if POSITIVE.search(text) else 0) | (_CITATIONS if CITATIONS.search(text) else 0))
+    if flags & _POSITIVE and len(spelled) > 1 and spelled[-1] in _ARTICLES_BOXES:
+        flags &= ~_POSITIVE  # "article_details_tag", "post-share", "entry-related": the article's box, not its text
+    return flags
 
 
 @lru_cache(maxsize=65536)
