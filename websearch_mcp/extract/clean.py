@@ -458,7 +458,8 @@ def _is_furniture(element: HtmlElement, total: int, runs: dict[tuple[HtmlElement
     if tag in _ALWAYS_DROP and not _holds_text(element):
         return True
     if (kind.negative and not kind.positive and not _repeated_content(element, total, runs)
-            and not _is_lead_paragraph(element, text)) or (tag == "header" and size < total * 0.2
+            and not _is_lead_paragraph(element, text) and not (tag == "header" and _standfirst(element) is not None)
+            ) or (tag == "header" and size < total * 0.2
                                                            and lead_in(element) is None
                                                            and _standfirst(element) is None):
         return True  # (a header that holds the standfirst is read part by part: its title and byline go)

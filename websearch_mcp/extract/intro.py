@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import copy
 import itertools
+import re
 
 from websearch_mcp.extract.labels import LEAD, kind_of
 from websearch_mcp.extract.main_content import INLINE_TAGS, Scores, is_sentence, only_one, within
@@ -41,6 +42,11 @@ def intro_before(chosen: list[HtmlElement], scores: Scores) -> list[HtmlElement]
         return []
     # what holds both the title and the body is the page's frame, however it is named
     layout = set(title.iterancestors()) & set(chosen[0].iterancestors())
+    common = next((node for node in title.iterancestors() if node in layout), None)
+    if common is not None and common.tag == "article":
+        # inside the article, its header (with the title and the standfirst) is the article's own
+        layout |= {node for node in itertools.takewhile(lambda node: node is not common, title.iterancestors())
+                   if node.tag == "header" or "header" in (node.get("class") or "").lower()}
     kind = kind_of(chosen[0])
     if (kind.negative and not kind.positive) or _in_furniture_below(chosen[0], layout, scores):
         return []  # a block that is not the page's own text (testimonials, a box) takes no introduction
@@ -131,12 +137,14 @@ def _paragraphs_between(title: HtmlElement, first: HtmlElement, scores: Scores |
 # sentence, where a section's heading is a few words. Or a block of text with no paragraph in it, whose
 # class names a lead (`<div class="chapo">`): a box of text without that name is as likely a notice.
 _STANDFIRST_HEADINGS = frozenset({"h2", "h3", "h4"})
+_DESCRIPTION = re.compile(r"description", re.IGNORECASE)  # Plone's `documentDescription`, a portal's `description`
 
 
 def _may_be_intro(element: HtmlElement) -> bool:
     if element.tag == "p":
         return True
-    named_lead = element.tag == "div" and LEAD.search(element.get("class") or "") is not None
+    names = element.get("class") or ""
+    named_lead = element.tag == "div" and (LEAD.search(names) is not None or _DESCRIPTION.search(names) is not None)
     if element.tag not in _STANDFIRST_HEADINGS and not named_lead:
         return False
     return all(child.tag in INLINE_TAGS for child in element if isinstance(child.tag, str))

@@ -48,6 +48,8 @@ NEGATIVE = re.compile(
     r"moduletable|"
     # a subscription offer, in French, German and Dutch, Spanish, Italian, Portuguese, Polish, Russian, Turkish
     r"abonnement|suscripcion|abbonamento|assinatura|prenumerata|podpiska|abonelik|"
+    # a "read also" box inside the article, in English, French, Italian, Dutch, Portuguese, Spanish, German, Polish
+    r"read also|lire aussi|a lire aussi|leggi anche|lees ook|leia tambem|lea tambien|lesen sie auch|czytaj tez|"
     # a stand-in a script replaces (an embed awaiting consent, an ad slot, a lazy image)
     r"placeholder)" + _END,
     re.IGNORECASE)

@@ -27,7 +27,8 @@ _NOTICE_ONLY = (
     r"registered (?:company|address|office)|registered in england|company (?:number|no)|vat (?:number|no|reg)|"
     r"handelsregister|ust-idnr|amtsgericht|siret|capital social|nip:|krs:|инн|огрн|"
     r"angaben gemäß|verantwortlich für den inhalt|inhaltlich verantwortlich|umsatzsteuer-identifikationsnummer|"
-    r"firmenbuchnummer|uid-nummer|uid-nr|che-\d{3}\.\d{3}\.\d{3}|"
+    r"firmenbuchnummer|uid-nummer|uid-nr|che-\d{3}\.\d{3}\.\d{3}|sitz der gesellschaft|registergericht|"
+    r"geschäftsführ(?:ung|er|erin):|vorsitzende[r]? des aufsichtsrat(?:s|es)|"
     # the same registration in Romanian, Spanish, Italian, Portuguese, Greek, Dutch, Hungarian, French and Russian
     r"nr\.? ?reg\.? ?com|cui:? ?(?:ro)?\d{6,}|autoriza[țţt]ie sanitar[ăa]|inscrita en el registro mercantil|"
     r"cif:? ?[a-z]-?\d{7,8}|r\.e\.a\.|iscritta al registro delle imprese|nipc:? ?\d{9}|"
@@ -61,7 +62,9 @@ _NOTICE_ONLY = (
     r"(?:une consultation|un (?:avis|conseil))|"
     r"ont un caractère (?:purement )?(?:général|informatif|indicatif)|"
     r"no sustituye (?:una|la) (?:valoración|consulta|atención|asesoría)|non sostituisce il parere|"
-    r"nie zastępuje (?:porady|konsultacji)|не заменяет консультаци\w+|носит (?:исключительно )?ознакомительный "
+    r"nie zastępuje (?:porady|konsultacji)|nie zastąpi(?:ą)? (?:porady|konsultacji)|"
+    r"(?:mają|ma) charakter (?:wyłącznie |jedynie |tylko )?informacyjny|"
+    r"не заменяет консультаци\w+|носит (?:исключительно )?ознакомительный "
     r"характер|проконсультируйтесь со специалистом|δεν αποτελεί (?:νομική|ιατρική) συμβουλή|"
 
     # links to other sites, for which the site takes no responsibility, in eight languages
@@ -84,7 +87,8 @@ _NOTICE_ONLY = (
     # Russian
     r"все права защищены|не несе[тё] ответственности|использует файлы cookie|"
     r"при (?:полном или частичном )?(?:использовании|копировании|цитировании) материалов|"
-    r"перепечатка материалов|при копировании(?: \w+){0,2} ссылка(?: \w+){0,3} обязательна|"
+    r"перепечатка материалов|при перепечатке(?: материалов)?|"
+    r"при копировании(?: \w+){0,2} ссылка(?: \w+){0,3} обязательна|"
     # Greek
     r"με επιφύλαξη παντός δικαιώματος|δεν ευθύνεται|χρησιμοποιεί cookies|απαγορεύεται η αναδημοσίευση|"
     r"επιτρέπεται μόνο με αναφορά|"

@@ -348,6 +348,8 @@ RELATED_TITLE = re.compile(
     r"(?:\s+[^\W\d]+)?|"
     rf"{_OTHER_PAGES})\W*$",
     re.IGNORECASE)
+# "Read more" as a heading over a box of other stories (as a paragraph or a box's line, it is a teaser's link)
+_READ_MORE = re.compile(r"^\W*(?:read more|more on this(?: story| topic)?)\W*$", re.IGNORECASE)
 TITLE_TEXT = 30  # characters: a title is this short
 # The class word given to a list of other pages known by its title (and to the title): it goes however
 # much of the content it holds (a brief of two sentences above the site's other announcements).
@@ -376,7 +378,7 @@ def mark_titled_sections(root: HtmlElement) -> None:
         title_text = " ".join(text.split())
         if COMMENTS_TITLE.match(title_text):
             mark, is_kind = "comments", _rows_are_replies
-        elif RELATED_TITLE.match(title_text):
+        elif RELATED_TITLE.match(title_text) or (title.tag in _HEADING_TAGS and _READ_MORE.match(title_text)):
             mark, is_kind = RELATED_MARK, _rows_are_cards
         elif OTHER_TITLE.match(title_text):
             mark, is_kind = RELATED_MARK, _rows_are_links
