@@ -21,6 +21,7 @@ from websearch_mcp.extract.spread import (
     SPREAD_SHORT,
     content_area,
     drop_furniture_tags,
+    is_dated_item,
     may_spread,
     spread_area,
     spreads_further,
@@ -184,8 +185,10 @@ def extract_page(html: str, url: str | None = None) -> ExtractedPage:
     opening = render_all(intro, url) if intro else ""  # read before a later rule changes the tree
     if not _WORD.search(markdown):
         markdown = _unpruned(html, url)
-    if _doubtful(markdown) and page_chars > _elsewhere_needed(markdown):
+    if _doubtful(markdown) and page_chars > _elsewhere_needed(markdown) and not (
+            not _is_furniture(markdown) and any(is_dated_item(element) for element in elements)):
         markdown = _second_opinion(html, url, thread, markdown)  # only when the page holds more text elsewhere
+        # (and not for a short item under its title and date: a firm's notice beside its services)
     if _is_furniture(markdown) or _is_tiny(markdown):
         markdown = _titled_or(html, url, metadata, markdown)
     product = kind == "product" and not _is_description(found)  # a product's page, its description not found

@@ -83,7 +83,7 @@ def spread_area(tree: HtmlElement, chosen: list[HtmlElement], scores: Scores) ->
     pages (never a block that holds one of the chosen ones). None when what was found is an
     <article> inside the area: a short post, whose page's other sections are not more of it."""
     area = content_area(tree)
-    if area is None or any(_in_post(element, area) or _dated_item(element) for element in chosen):
+    if area is None or any(_in_post(element, area) or is_dated_item(element) for element in chosen):
         return None
     holding = {ancestor for element in chosen for ancestor in element.iterancestors()} | set(chosen)
     drop_furniture_tags(tree)
@@ -117,12 +117,13 @@ def _in_post(element: HtmlElement, area: HtmlElement) -> bool:
 
 DATE_LINE = 60  # visible characters of a line that gives an item's date ("Opublikowano: 22.01.2016")
 ITEM_PARTS = 4  # blocks before the body looked at for the item's title and date
+TITLE_LINE = 200  # visible characters of a box around the item's title
 _DATE = re.compile(r"\b(?:\d{1,2}[./-]\d{1,2}[./-](?:\d{4}|\d{2})|\d{4}-\d{2}-\d{2}|\d{1,2}\.? [^\W\d]{3,} \d{4}|"
                    r"[^\W\d]{3,}\.? \d{1,2},? \d{4})\b")
 _ITEM_TITLES = frozenset({"h1", "h2", "h3"})
 
 
-def _dated_item(element: HtmlElement) -> bool:
+def is_dated_item(element: HtmlElement) -> bool:
     """Whether the block found is the body of one dated item: its title and a line that gives its date
     just before it (a company's news, a hospital's notice: "Summer hours", "25. jun 2015."), whose
     page's other sections (the firm's services, its story) are not more of it."""
@@ -130,10 +131,11 @@ def _dated_item(element: HtmlElement) -> bool:
     for sibling in itertools.islice(innermost(element).itersiblings(preceding=True), ITEM_PARTS):
         if not isinstance(sibling.tag, str):
             continue
-        if sibling.tag in _ITEM_TITLES:
-            titled = True
-            break
         text = " ".join(sibling.text_content().split())
+        if sibling.tag in _ITEM_TITLES or (len(text) <= TITLE_LINE
+                                           and next(sibling.iter(*_ITEM_TITLES), None) is not None):
+            titled = True  # (a heading, or a box of its own around one: Joomla's `page-header`)
+            break
         dated = dated or (len(text) <= DATE_LINE and _DATE.search(text) is not None) or sibling.tag == "time"
     return titled and dated
 
