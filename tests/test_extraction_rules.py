@@ -1815,3 +1815,25 @@ def test_a_box_named_after_the_article_and_its_share_buttons_is_the_share_bar():
     markdown = extract_page(html, "https://www.example.de/kaufberatung/rabatte_id_1.html").markdown
     assert "Absatz 1:" in markdown and "Absatz 5:" in markdown, markdown
     assert "Drucken" not in markdown and "Feedback" not in markdown, markdown
+
+
+def test_an_accordions_answers_hidden_by_one_class_are_read_and_a_lone_hidden_offer_is_not():
+    # each answer sits in its own item beside its question, hidden by the same classes until the reader
+    # opens it: three or more alike are the page's collapsed panels, not a box kept out of sight
+    items = "".join(
+        f"<div class='faq-item'><button class='faq-question'>Question {n}: how long does the build take?</button>"
+        f"<div class='faq-answer text-sm hidden'>Answer {n}: a progressive web app of this size takes eight to "
+        f"twelve weeks from the first workshop to the release in the stores, testing included.</div></div>"
+        for n in range(1, 5))
+    html = ("<html><body><main><h1>Progressive web apps</h1><p>We build progressive web apps that load fast on "
+            "slow networks, work offline and install like a native app, for shops, banks and public services."
+            f"</p><div class='faq'>{items}</div><div class='signin-offer hidden'><p>Create an account or sign in "
+            "to continue with your reading experience, and get our newsletter every week.</p></div>"
+            "</main></body></html>")
+    markdown = extract_page(html, "https://apps.example.com/services/pwa").markdown
+    assert all(f"Answer {n}:" in markdown for n in range(1, 5)), markdown
+    assert "Create an account" not in markdown, markdown
+
+
+def test_a_box_shown_only_on_paper_is_hidden_on_screen():
+    assert not label_kind("d-none d-lg-block").hidden and label_kind("d-none d-print-block").hidden

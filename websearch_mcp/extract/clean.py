@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import itertools
 import re
+from collections import Counter
 
 import lxml.html
 from lxml import etree
 
-from websearch_mcp.extract.labels import LEAD, kind_of
+from websearch_mcp.extract.labels import LEAD, hides, kind_of
+from websearch_mcp.extract.main_content import is_sentence
 from websearch_mcp.extract.notices import (
     is_box_of_notices,
     is_notice_block,
@@ -74,7 +76,9 @@ def drop_junk(tree: HtmlElement) -> None:
     for anchor in _NAMED_ANCHORS(tree):
         anchor.tag = "span"  # a place to link to (`<a name="seq1">`), not a link: its text is the page's own
     mark_titled_sections(tree)
-    hidden = list(dict.fromkeys(a.getparent() for a in _MAYBE_HIDDEN(tree) if _is_hidden(a.getparent())))
+    owners = list(dict.fromkeys(attribute.getparent() for attribute in _MAYBE_HIDDEN(tree)))
+    panels = _collapsed_panels(owners)
+    hidden = [element for element in owners if _is_hidden(element, panels)]
     if not hidden:
         return
     body = tree.find("body")
@@ -143,30 +147,34 @@ def drop(element: HtmlElement) -> None:
         element.drop_tree()
 
 
-def _is_hidden(element: HtmlElement) -> bool:
+def _is_hidden(element: HtmlElement, panels: frozenset[str] = frozenset()) -> bool:
     style = element.get("style")
     return (element.get("hidden") is not None or element.get("aria-hidden") == "true"
             or (style is not None and "display:none" in style.replace(" ", "").lower())
-            or _hidden_by_class(element))
+            or _hidden_by_class(element, panels))
 
 
-# Class names that hide an element in the common CSS frameworks (Tailwind's and Bulma's `hidden`,
-# Bootstrap's `d-none`), and the names that show it again from a screen width on (`d-md-block`, `md:flex`).
-_HIDING_CLASSES = frozenset({"hidden", "d-none", "is-hidden"})
-_SHOWN_AT_WIDTH = re.compile(r"^(?:d-(?:sm|md|lg|xl|xxl)-|(?:sm|md|lg|xl|2xl):)")
+PANELS = 3  # blocks hidden by the same classes that make them a page's collapsed panels (a FAQ's answers)
+PANEL_TEXT = 80  # characters of each: an answer, not a label ("Continue reading the main story")
 
 
-def _hidden_by_class(element: HtmlElement) -> bool:
-    """Whether a class hides an element at every screen width, and it is not one of a list of items alike
-    that shows only some of them (the rest of a FAQ behind "show more", a carousel's other slides)."""
+def _collapsed_panels(owners: list[HtmlElement]) -> frozenset[str]:
+    """The class names that PANELS or more blocks hidden by a class share: an accordion's answers or a
+    carousel's slides, each shown when the reader asks, not a box the page keeps out of sight."""
+    counts = Counter(names for names, element in ((element.get("class"), element) for element in owners)
+                     if names and hides(names) and len(element.text_content()) >= PANEL_TEXT)
+    return frozenset(names for names, count in counts.items() if count >= PANELS)
+
+
+def _hidden_by_class(element: HtmlElement, panels: frozenset[str]) -> bool:
+    """Whether a class hides an element at every screen width, and it is neither one of a page's collapsed
+    panels nor one of a list of items alike that shows only some of them (the rest of a FAQ behind "show
+    more")."""
     names = element.get("class")
-    if not names:
-        return False
-    tokens = names.split()
-    if _HIDING_CLASSES.isdisjoint(tokens) or any(_SHOWN_AT_WIDTH.match(token) for token in tokens):
+    if not names or not hides(names) or names in panels:
         return False
     parent = element.getparent()
-    alike = set(tokens) - _HIDING_CLASSES
+    alike = {name for name in names.split() if not hides(name)}
     return parent is None or not any(
         sibling is not element and sibling.tag == element.tag and set((sibling.get("class") or "").split()) == alike
         for sibling in parent)
@@ -574,12 +582,7 @@ def _holds_prose_of_its_own(element: HtmlElement) -> bool:
     beside a carousel of job offers, in one block of the page's rich text)."""
     if element.tag not in _BOX_TAGS:
         return False
-    for child in element:
-        if child.tag == "p":
-            text = text_of(child)
-            if visible_length(text) >= OWN_PROSE and ends_a_sentence(text) and link_density(child, text) < 0.25:
-                return True
-    return False
+    return any(child.tag == "p" and is_sentence(child, OWN_PROSE) for child in element)
 
 
 def _items_are_sentences(element: HtmlElement) -> bool:

@@ -98,8 +98,10 @@ CITATIONS = re.compile(_EDGE + r"(?:references|reflist|refbegin|citations|biblio
 _TAXONOMY = frozenset({"tone", "tonal", "type", "genre", "format", "category", "kind", "posttype"})
 # Class words that hide an element (`hidden` alone; `overflow-hidden` or `hidden-xs` do not).
 _HIDING = frozenset({"hidden", "hide", "d-none", "is-hidden", "invisible", "display-none"})
-# `hidden md:block` (Tailwind) or `d-none d-lg-block` (Bootstrap): hidden on small screens only.
-_SHOWN_WIDE = re.compile(r"(?:^|\s)(?:\w+:(?:block|flex|grid|inline|table)|d-\w+-(?:block|flex|grid|inline|table))",
+# `hidden md:block` (Tailwind) or `d-none d-lg-block` (Bootstrap): hidden on small screens only (not
+# `d-print-block`: shown on paper, hidden on every screen).
+_SHOWN_WIDE = re.compile(r"(?:^|\s)(?:\w+:(?:block|flex|grid|inline|table)"
+                         r"|d-(?!print)\w+-(?:block|flex|grid|inline|table))",
                          re.IGNORECASE)
 # A first word that makes a class a state or layout switch ("has-sidebar", "no-comments",
 # "overflow-hidden", "feature_disablecomments"), or a last word that makes it one ("comments-open").
@@ -190,17 +192,21 @@ def _token_flags(token: str) -> int:
 def label_kind(label: str) -> Kind:
     """What a `class id` label says (cached, as its tokens are: pages and sites repeat them)."""
     flags = 0
-    hidden = False
+    hidden = hides(label)
     tokens = label.split()
     builder = any(token.lower().startswith(_BUILDER_PREFIXES) for token in tokens)
     for token in tokens:
         if builder and token.lower().startswith("widget"):
             continue  # SiteOrigin's "so-panel widget widget_sow-editor": the builder's unit, not a sidebar's
         flags |= _token_flags(token)
-        if not hidden and token.lower() in _HIDING:
-            hidden = not _SHOWN_WIDE.search(label)
     return Kind(negative=hidden or bool(flags & _NEGATIVE), comments=bool(flags & _COMMENTS),
                 positive=bool(flags & _POSITIVE), hidden=hidden, citations=bool(flags & _CITATIONS))
+
+
+def hides(names: str) -> bool:
+    """Whether class names hide their element at every screen width (`hidden`, `d-none`; not `hidden
+    md:block`, shown from a width on)."""
+    return not _HIDING.isdisjoint(names.lower().split()) and not _SHOWN_WIDE.search(names)
 
 
 NEUTRAL = Kind(False, False, False, False)
