@@ -1837,3 +1837,19 @@ def test_an_accordions_answers_hidden_by_one_class_are_read_and_a_lone_hidden_of
 
 def test_a_box_shown_only_on_paper_is_hidden_on_screen():
     assert not label_kind("d-none d-lg-block").hidden and label_kind("d-none d-print-block").hidden
+
+
+def test_a_hidden_copy_of_the_article_is_not_read_twice():
+    """A paywall's hidden copy of the article, one block without paragraph breaks, holds too much of the
+    page's text to pass for a box kept out of sight: its text is on the page already, so it goes."""
+    copy = ARTICLE.replace("<p>", "").replace("</p>", "")
+    html = (f"<html><body><article><h1>Ferry</h1>{ARTICLE}</article>"
+            f"<div class='o-paywall' style='display:none'>{copy}</div></body></html>")
+    markdown = extract_page(html).markdown
+    assert markdown.count("second crossing each morning") == 1
+    assert "shift workers have no way home" in markdown
+
+
+def test_a_hidden_block_that_repeats_nothing_shown_and_holds_most_of_the_text_stays():
+    html = (f"<html><body><p>Menu</p><div style='display:none'><div>{ARTICLE}</div></div></body></html>")
+    assert "second crossing each morning" in extract_page(html).markdown

@@ -88,6 +88,7 @@ def drop_junk(tree: HtmlElement) -> None:
     main_text = len(main.text_content()) if main is not None else 0
     sizes = {element: len(element.text_content()) for element in hidden}
     shown = total - sum(sizes[element] for element in outermost(hidden))
+    page_text: str | None = None
     for element in hidden:
         if element.getparent() is None:
             continue
@@ -95,6 +96,28 @@ def drop_junk(tree: HtmlElement) -> None:
         if size < total * HIDDEN_WRAPPER_SHARE and size < shown * HIDDEN_OVER_SHOWN and not (
                 size >= main_text * HIDDEN_MAIN_SHARE > 0 and main in element.iterancestors()):
             drop(element)
+            continue
+        if page_text is None:
+            page_text = body.text_content() if body is not None else ""
+        if _said_elsewhere(element.text_content(), page_text):
+            drop(element)  # a hidden copy of what the page shows (a paywall's duplicate of the article)
+
+
+REPEAT_SAMPLE = 80  # characters of a hidden block looked for again in the page's text
+REPEAT_SAMPLES = 3
+
+
+def _said_elsewhere(text: str, page_text: str) -> bool:
+    """Whether runs of a block's text occur in the page's text outside the block (another copy of it): a
+    few samples from its body, each taken within one line of the page's source."""
+    lines = [line.strip() for line in text.splitlines() if len(line.strip()) >= REPEAT_SAMPLE * 2]
+    if not lines:
+        return False
+    longest = max(lines, key=len)
+    step = max(1, (len(longest) - REPEAT_SAMPLE) // REPEAT_SAMPLES)
+    samples = [longest[start:start + REPEAT_SAMPLE] for start in range(step // 2, len(longest) - REPEAT_SAMPLE, step)]
+    samples = samples[:REPEAT_SAMPLES]
+    return len(samples) >= 2 and all(page_text.count(sample) > text.count(sample) for sample in samples)
 
 
 def outermost(elements: list[HtmlElement]) -> list[HtmlElement]:
