@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from websearch_mcp.extract import _doubtful, _second_opinion, extract_page, parse_html
-from websearch_mcp.extract.labels import label_kind
+from websearch_mcp.extract.labels import kind_of, label_kind
 from websearch_mcp.extract.spread import content_area
 from websearch_mcp.extract.structured import structured_content
 
@@ -1853,3 +1853,33 @@ def test_a_hidden_copy_of_the_article_is_not_read_twice():
 def test_a_hidden_block_that_repeats_nothing_shown_and_holds_most_of_the_text_stays():
     html = (f"<html><body><p>Menu</p><div style='display:none'><div>{ARTICLE}</div></div></body></html>")
     assert "second crossing each morning" in extract_page(html).markdown
+
+
+def test_an_aspnet_id_is_read_by_its_last_part_not_by_its_naming_containers():
+    """`ctl00_MainContent_…_DivTags` is the tags box inside the page's main content placeholder: the id
+    says "tags", and the placeholders' names say nothing about this box."""
+    tags = parse_html("<div class='tags' id='ctl00_MainContent_ArticleDetails15_DivTags'>x</div>").find(".//div")
+    body = parse_html("<div id='ctl00_Sidebar_NewsView1_StoryBody'>x</div>").find(".//div")
+    assert kind_of(tags).negative and not kind_of(tags).positive
+    assert kind_of(body).positive and not kind_of(body).negative
+
+
+def test_a_box_of_tags_that_is_mostly_indentation_is_no_part_of_the_article():
+    """A box holds more than two fifths of the content's characters, but nearly all of them are the white
+    space of its indented markup: what decides is the text a reader sees."""
+    indent = "\n" + " " * 80
+    tags = "".join(f"<div>{indent}<h3>{indent}<a href='/t/{word}'></a>{indent}{word}{indent}</h3>{indent}</div>"
+                   for word in ("ferry", "harbour", "timetable", "commuters", "council") * 2)
+    html = f"<html><body><div class='story'>{ARTICLE}<div class='tags'>{tags}</div></div></body></html>"
+    markdown = extract_page(html).markdown
+    assert "second crossing each morning" in markdown and "timetable" not in markdown.split("shift workers")[1]
+
+
+def test_the_links_to_the_previous_and_next_article_are_no_part_of_it():
+    neighbours = ("<div class='article_details_prev_next'><div class='article_details_next'><span>Next</span>"
+                  "<span>Harbour dredging to start in the spring after a year of delays</span></div>"
+                  "<div class='article_details_prev'><span>Previous</span>"
+                  "<span>New lighthouse keeper appointed for the winter season</span></div></div>")
+    html = f"<html><body><div class='article_details_body'>{ARTICLE}{neighbours}</div></body></html>"
+    markdown = extract_page(html).markdown
+    assert "second crossing each morning" in markdown and "Harbour dredging" not in markdown

@@ -233,7 +233,8 @@ def prune(root: HtmlElement, host: str = "", thread: bool = False, calls: bool =
     them, an index of posts), a heading that is a link stays: it names the entry its text describes.
     Calls to action go too, unless calls is false (a page whose content is spread over its sections,
     a call among them, as a service's landing page)."""
-    total = len(root.text_content()) or 1
+    text = text_of(root)
+    total, shown = len(text) or 1, visible_length(text)
     entries = _linked_titles(root) >= LINKED_TITLES
     if not _keep_gallery_captions(root, total):
         _keep_lead_caption(root)
@@ -250,7 +251,7 @@ def prune(root: HtmlElement, host: str = "", thread: bool = False, calls: bool =
             continue
         if posts and (element in posts or element in around_posts):
             continue  # a post's text in its edit form: the form is no furniture (what it holds is read on)
-        if is_teaser_grid(element) or (_is_furniture(element, total, runs, thread, entries, calls)
+        if is_teaser_grid(element) or (_is_furniture(element, total, runs, thread, entries, calls, shown)
                                        and not _links_elsewhere(element, host)):
             drop(element)
             dropped.add(element)
@@ -469,7 +470,9 @@ def _links_elsewhere(element: HtmlElement, host: str) -> bool:
 
 
 def _is_furniture(element: HtmlElement, total: int, runs: dict[tuple[HtmlElement, str, bool], bool],
-                  thread: bool = False, entries: bool = False, calls: bool = True) -> bool:
+                  thread: bool = False, entries: bool = False, calls: bool = True, shown: int = 0) -> bool:
+    """Whether a block inside the content is furniture; total is the content's length, shown its visible
+    characters."""
     text = text_of(element)
     size = len(text)
     kind = kind_of(element)
@@ -481,8 +484,11 @@ def _is_furniture(element: HtmlElement, total: int, runs: dict[tuple[HtmlElement
         return True  # the site's note to its reader: cookies, an old browser, comment rules, an offer
     if element.tag in _BOX_TAGS and is_box_of_notices(element):
         return True  # a box of notices, paragraph after paragraph: rights, disclaimers, comment rules, data
-    if size >= total * 0.4 and not (kind.negative and is_notice_block(element, opens_as_notice, text)):
-        return False  # whatever its name says, an element holding this much of the text is the article
+    # whatever its name says, an element holding this much of the text is the article (of the text a reader
+    # sees: a box of tags indented line by line is mostly white space)
+    if size >= total * 0.4 and visible_length(text) >= shown * 0.35 and not (
+            kind.negative and is_notice_block(element, opens_as_notice, text)):
+        return False
     tag = element.tag
     if calls and not thread and tag in _BOX_TAGS and size <= CALL_TEXT * 3 and _is_call_to_action(element, text):
         return True

@@ -24,7 +24,8 @@ NEGATIVE = re.compile(
     r"signup|promo(?!ted)\w*|advert\w*|ads?|adslot|sponsor\w*|sidebar|widget|breadcrumbs?|cookie\w*|consent|gdpr|"
     r"popup|modal|banner|outbrain|taboola|tags?|keywords|more stories|trending|popular|byline|author|"
     r"(?:left|right)sidebar|sidebar(?:left|right)|agenda|"
-    r"toolbar|pagination|pager|nav|navbar|navigation|menu|masthead|footer|header|skip|caption|"
+    r"toolbar|pagination|pager|nav|navbar|navigation|menu|prev next|next prev|previous next|prevnext|"
+    r"masthead|footer|header|skip|caption|"
     r"credit|shoutbox|skyscraper|shopping|footnote|meta|contact|combx|rating|reply|respond|signature|"
     r"legal|disclaimer|copyright|privacy|imprint|"
     # the same furniture in German, French, Spanish, Polish, Russian (transliterated) and Chinese (pinyin)
@@ -115,7 +116,7 @@ _PLACE_FIRST = frozenset({"below", "after", "before", "above", "under", "beneath
 # buttons, its related stories), whatever article word comes before.
 _ARTICLES_BOXES = frozenset({"tag", "tags", "share", "sharing", "social", "related", "newsletter", "subscribe",
                              "promo", "ad", "ads", "advert", "advertisement", "sponsor", "sponsored", "recommended",
-                             "trending", "popular", "keywords"})
+                             "trending", "popular", "keywords", "next", "prev"})
 # Page builders whose every block is a "widget" (`elementor-widget-heading`, `elementor-widget-container`;
 # HubSpot's `dnd-module` beside `widget-type-rich_text`, `hs_cos_wrapper_widget`): the word names the
 # builder's unit, the article's paragraphs included, not a sidebar's box.
@@ -219,12 +220,19 @@ LEAD = re.compile(r"(?:^|[\s_-])(?:lead|leadin|lede|standfirst|intro|introductio
                   re.IGNORECASE)
 
 
+# An ASP.NET WebForms id is the path of naming containers down to the element
+# (`ctl00_MainContent_ArticleDetails15_DivTags`): only its last part names the element itself.
+_NAMING_CONTAINERS = re.compile(r"ctl\d+_")
+
+
 def kind_of(element: HtmlElement) -> Kind:
     """What an element's class and id say it is. An id that its heading links to is the heading's slug
     (documentation's `<section id="select-related">` under "select_related()¶"), not a part's name."""
     names, ident = element.get("class"), element.get("id")
     if not names and not ident:
         return _NEUTRAL
+    if ident and _NAMING_CONTAINERS.match(ident):
+        ident = ident.rsplit("_", 1)[-1]
     label = f"{names or ''} {ident or ''}"
     kind = label_kind(label) if len(label) > 2 else _NEUTRAL
     if ident and (kind.negative or kind.comments) and _anchored(element, ident):
