@@ -166,8 +166,9 @@ def test_a_parked_domain_gives_its_notice_not_its_footer() -> None:
 
 
 def test_a_page_titled_by_its_domain_keeps_its_article() -> None:
-    article = ("<p>The old mill by the river is for sale at last, the owners said on Monday, after three years of "
-               "repairs, arguments with the council, and a long winter without a buyer in sight.</p>") * 3
+    article = "".join(f"<p>The old mill by the river is for sale at last, the owners said on {day}, after three years "
+                      "of repairs, arguments with the council, and a long winter without a buyer in sight.</p>"
+                      for day in ("Monday", "Tuesday", "Friday"))
     html = (f"<html><head><title>riverside-news.example</title></head><body><article>{article}</article>"
             "<footer>© 2021 Riverside News. All rights reserved.</footer></body></html>")
     markdown = html_to_markdown(html)

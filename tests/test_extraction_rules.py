@@ -1883,3 +1883,13 @@ def test_the_links_to_the_previous_and_next_article_are_no_part_of_it():
     html = f"<html><body><div class='article_details_body'>{ARTICLE}{neighbours}</div></body></html>"
     markdown = extract_page(html).markdown
     assert "second crossing each morning" in markdown and "Harbour dredging" not in markdown
+
+
+def test_a_caption_followed_by_its_lightboxs_copy_is_read_once():
+    caption = "The morning ferry at the second stop, full before seven."
+    html = (f"<html><body><article>{ARTICLE}<div class='detail-img'><div class='detail-img__description'>{caption}"
+            f"</div><div class='lightbox'><div class='lightbox__description'>{caption}</div></div></div>"
+            f"<p>{'The operator will publish the new timetable next week, with the extra crossing marked. ' * 2}</p>"
+            "</article></body></html>")
+    markdown = extract_page(html).markdown
+    assert markdown.count(caption) == 1 and "publish the new timetable" in markdown

@@ -53,6 +53,11 @@ def _inline_text(text: str) -> str:
     return (" " if text[0].isspace() else "") + " ".join(words) + (" " if text[-1].isspace() else "")
 
 
+# Characters of a line that, said twice in a row, is said once: a caption and its lightbox's copy, a
+# date shown twice (an article's paragraphs said twice are left as the page has them).
+REPEAT_LINE = 200
+
+
 class MarkdownRenderer:
     """Turns one element into Markdown blocks."""
 
@@ -144,6 +149,8 @@ class MarkdownRenderer:
         if text:
             if not prefix:
                 text = _LINE_START.sub(r"\\\1", text)
+                if len(text) <= REPEAT_LINE and self.blocks and self.blocks[-1] == text:
+                    return  # the same paragraph again (a caption and its lightbox's copy, a date twice)
             self.blocks.append(prefix + text)
 
     def block(self, element: HtmlElement) -> None:
