@@ -1893,3 +1893,15 @@ def test_a_caption_followed_by_its_lightboxs_copy_is_read_once():
             "</article></body></html>")
     markdown = extract_page(html).markdown
     assert markdown.count(caption) == 1 and "publish the new timetable" in markdown
+
+
+def test_a_tag_box_and_related_box_named_in_one_word_are_furniture():
+    """`tagbox` and `relatedbroadcast` run their words together, as `relatedposts` does: the box is what
+    the first word names (a word inside another, `nocomments`, still says nothing)."""
+    assert label_kind("tagbox").negative and label_kind("contentbox relatedbroadcast").negative
+    assert label_kind("relatedposts").negative and not label_kind("entry-content").negative
+    html = (f"<html><body><div class='article'>{ARTICLE}<div class='contentbox relatedbroadcast'><p>This story on the "
+            "radio: Harbour Radio, morning news at seven, every weekday.</p></div><div class='tagbox'><h3>Topics of "
+            "this article</h3><h3><a href='/t/ferry'>Ferries</a></h3></div></div></body></html>")
+    markdown = extract_page(html).markdown
+    assert "shift workers" in markdown and "morning news at seven" not in markdown and "Topics of" not in markdown

@@ -20,7 +20,8 @@ _EDGE = r"(?:^|\s)"
 _END = r"(?:$|\s)"
 # Words of page furniture; each costs a candidate 25 points.
 NEGATIVE = re.compile(
-    _EDGE + r"(?:comments?|commentlist|disqus|share|sharing|social|related|recommend\w*|newsletter|subscribe\w*|"
+    _EDGE + r"(?:comments?|commentlist|disqus|share|sharing|social|related\w*|recommend\w*|newsletter|subscribe\w*|"
+    r"tagbox|tagsbox|taglist|tagslist|tagcloud|"
     r"signup|promo(?!ted)\w*|advert\w*|ads?|adslot|sponsor\w*|sidebar|widget|breadcrumbs?|cookie\w*|consent|gdpr|"
     r"popup|modal|banner|outbrain|taboola|tags?|keywords|more stories|trending|popular|byline|author|"
     r"(?:left|right)sidebar|sidebar(?:left|right)|agenda|"
