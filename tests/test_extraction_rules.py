@@ -1905,3 +1905,16 @@ def test_a_tag_box_and_related_box_named_in_one_word_are_furniture():
             "this article</h3><h3><a href='/t/ferry'>Ferries</a></h3></div></div></body></html>")
     markdown = extract_page(html).markdown
     assert "shift workers" in markdown and "morning news at seven" not in markdown and "Topics of" not in markdown
+
+
+@pytest.mark.parametrize("reading_time", ["6 Min. Lesezeit", "4 min read", "Temps de lecture : 3 min", "2min"])
+def test_the_time_an_article_takes_to_read_is_no_part_of_it(reading_time):
+    html = f"<html><body><article><h1>Ferry</h1><p>{reading_time}</p>{ARTICLE}</article></body></html>"
+    markdown = extract_page(html).markdown
+    assert "second crossing each morning" in markdown and reading_time not in markdown
+
+
+def test_minutes_inside_a_line_of_the_article_stay():
+    html = (f"<html><body><article>{ARTICLE}<p>Crossing time – <b>25 minutes</b><br>Boats a day – 14</p>"
+            "</article></body></html>")
+    assert "Crossing time – **25 minutes**" in extract_page(html).markdown

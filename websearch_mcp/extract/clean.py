@@ -219,6 +219,15 @@ _NOISE = re.compile(
     r"sign up for \w+|subscribe( now)?|follow us\w*|(posted|published|updated|last updated)( on| at)?\b.*|"
     r"(?:©|\(c\)|copyright)\s.*|all rights reserved.*)$",
     re.IGNORECASE)
+# The time an article takes to read ("4 min read", "Lesezeit: 3 Minuten", "Temps de lecture : 2 min", "2min").
+_READING_TIME = re.compile(
+    r"^(?:(?:reading time|read time|lesezeit|lesedauer|temps de lecture|tiempo de lectura|tempo di lettura|"
+    r"tempo de leitura|czas czytania|время чтения|час читання|leestijd|lästid|lesetid|læsetid|lukuaika|"
+    r"okuma süresi|doba čtení|χρόνος ανάγνωσης)\W*(?:ca\.?\s*)?\d+\s*\w*|"
+    r"(?:ca\.?\s*)?\d+\s*(?:min|mins|minutes?|minuten|minutos|minuti|minut|минут[аы]?|хвилин[аи]?|dk|dakika)\.?"
+    r"(?:\s+(?:read|reading|lesezeit|lesedauer|de lecture|de lectura|di lettura|de leitura|czytania|чтения|"
+    r"читання|leestijd|okuma))?)$",
+    re.IGNORECASE)
 _BYLINE = re.compile(r"^(?:by|posted by|written by|author:?)\s+\S", re.IGNORECASE)
 
 
@@ -278,6 +287,14 @@ def _forms_of_posts(root: HtmlElement, total: int) -> set[HtmlElement]:
         if len(forms) >= POST_FORMS and all(sizes) and sum(sizes) >= total * POST_FORMS_SHARE:
             posts.update(forms)
     return posts
+
+
+def _on_a_line_of_its_own(element: HtmlElement) -> bool:
+    """Whether no text of the line it sits in comes before or after an element ("Cooking time: <b>10
+    minutes</b>" is one line)."""
+    previous, parent = element.getprevious(), element.getparent()
+    before = previous.tail if previous is not None else parent.text if parent is not None else None
+    return not (before or "").strip() and not (element.tail or "").strip()
 
 
 def _linked_titles(root: HtmlElement) -> int:
@@ -509,7 +526,8 @@ def _is_furniture(element: HtmlElement, total: int, runs: dict[tuple[HtmlElement
         return True  # a paragraph that is one link: "Read more: ...", "See also ..."
     if size < 120:
         line = " ".join(text.split()).rstrip(":.…! ")
-        if _NOISE.match(line) or (size < 60 and _BYLINE.match(line)):
+        if _NOISE.match(line) or (size < 60 and _BYLINE.match(line)) or (
+                _READING_TIME.match(line) and _on_a_line_of_its_own(element)):
             return True
         if size < 100 and tag != "p" and element.find(".//time") is not None:
             return True
