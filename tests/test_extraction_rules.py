@@ -1918,3 +1918,15 @@ def test_minutes_inside_a_line_of_the_article_stay():
     html = (f"<html><body><article>{ARTICLE}<p>Crossing time – <b>25 minutes</b><br>Boats a day – 14</p>"
             "</article></body></html>")
     assert "Crossing time – **25 minutes**" in extract_page(html).markdown
+
+
+def test_fields_of_one_line_set_side_by_side_do_not_run_together():
+    """An author, a date and a section side by side as spans with no space between them in the markup are
+    read apart; a drop cap stays part of its word, and Chinese runs on as it is written."""
+    meta = "<div class='details'><span>Ann Lee</span><span>12 March 2025</span><span>Harbour</span></div>"
+    drop_cap = "<p><span class='dropcap'>T</span><span>he ferry runs at seven, the operator said on Monday.</span></p>"
+    chinese = "<p><span>渡轮公司</span><span>将在三月增加早班</span>，乘客表示欢迎。</p>"
+    html = f"<html><body><article>{meta}{drop_cap}{ARTICLE}{chinese}</article></body></html>"
+    markdown = extract_page(html).markdown
+    assert "Ann Lee 12 March 2025 Harbour" in markdown
+    assert "The ferry runs at seven" in markdown and "渡轮公司将在三月增加早班" in markdown

@@ -8,6 +8,8 @@ from urllib.parse import urljoin
 
 from lxml import etree
 
+from websearch_mcp.passages import CJK
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from lxml.html import HtmlElement
@@ -58,6 +60,23 @@ def _inline_text(text: str) -> str:
 REPEAT_LINE = 200
 
 
+# Inline elements that a page lays out side by side as fields of one line (an author, a date, a reading
+# time: `<span>Ann Lee</span><span>12 March 2025</span>`), with no space between them in the markup.
+_FIELDS = frozenset({"span", "time"})
+_FIELD_TEXT = 2  # characters each field holds at least (a drop cap's one letter is part of its word)
+
+
+def _runs_together(element: HtmlElement, before: str) -> bool:
+    """Whether an element's text would run into a field just before it: word characters meet (not in
+    Chinese, Japanese or Korean, written without spaces)."""
+    previous = element.getprevious()
+    if previous is None or previous.tag not in _FIELDS or (previous.tail or "") or not before[-1:].isalnum():
+        return False
+    text = element.text_content()
+    return (len(text.strip()) >= _FIELD_TEXT and text[:1].isalnum() and not CJK.match(text[0])
+            and not CJK.match(before[-1]) and len(previous.text_content().strip()) >= _FIELD_TEXT)
+
+
 class MarkdownRenderer:
     """Turns one element into Markdown blocks."""
 
@@ -88,6 +107,8 @@ class MarkdownRenderer:
                 self.inline(child, parts)
                 parts.append(" ")
             else:
+                if tag in _FIELDS and parts and _runs_together(child, parts[-1]):
+                    parts.append(" ")
                 self._inline_element(child, tag, parts)
             if child.tail:
                 parts.append(_inline_text(child.tail))
@@ -168,6 +189,8 @@ class MarkdownRenderer:
             elif tag == "br":
                 parts.append("\n")
             else:
+                if tag in _FIELDS and parts and _runs_together(child, parts[-1]):
+                    parts.append(" ")
                 self._inline_element(child, tag, parts)
             if child.tail:
                 parts.append(_inline_text(child.tail))
