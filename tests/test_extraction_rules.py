@@ -1930,3 +1930,43 @@ def test_fields_of_one_line_set_side_by_side_do_not_run_together():
     markdown = extract_page(html).markdown
     assert "Ann Lee 12 March 2025 Harbour" in markdown
     assert "The ferry runs at seven" in markdown and "渡轮公司将在三月增加早班" in markdown
+
+
+NOTICE_BRIEF = ("<p>The foundation holds a free eye camp on Friday, 22 March, at the primary school of Char Kukri, "
+                "from nine in the morning.</p><p>Doctors from the district hospital will examine every patient, "
+                "and glasses are given free.</p><p>Patients chosen for cataract surgery are taken to the city.</p>")
+ABOUT_US = ("<p>The Light Path Foundation was founded in 2006 by teachers, doctors and farmers of the river islands, "
+            "and since then it has worked in health, education, water and disaster preparedness, with volunteers in "
+            "forty villages, two boats, a small clinic and a school.</p><p>All our work is paid for by donors at "
+            "home and abroad, by the district council, by our members, and, in the rice season, by the farmers' own "
+            "cooperative, which gives a share of every harvest, every year, to the clinic and the school.</p>")
+
+
+def test_the_brief_in_the_block_after_the_pages_title_wins_over_an_about_box_further_down():
+    html = ("<html><head><title>Free eye camp on 22 March | Light Path Foundation</title></head><body><main>"
+            "<div class='layout-content'><div class='region region-content'>"
+            "<div class='block block-page-title-block'><h1>Free eye camp on 22 March</h1></div>"
+            "<div class='block block-system-main-block'><article class='node node--type-notice'>"
+            "<div class='node__content'>"
+            f"<div class='field field--name-body'>{NOTICE_BRIEF}</div></div></article></div></div>"
+            "<div class='region region-content-bottom'><div class='block block-block-content'><h2>Our story</h2>"
+            f"<div class='field field--name-body'>{ABOUT_US}</div></div></div></div></main></body></html>")
+    markdown = extract_page(html).markdown
+    assert "free eye camp on Friday" in markdown and "founded in 2006" not in markdown
+
+
+def test_only_a_heading_that_opens_or_ends_the_documents_title_names_the_page():
+    """A sidebar's "Tags" as the page's one <h1> draws no block to it beyond its own box."""
+    from websearch_mcp.extract.main_content import _names_page
+
+    tree = parse_html("<html><head><title>Free eye camp on 22 March | Light Path Foundation</title></head><body>"
+                      "<h1>Tags</h1><h2>Free eye camp on 22 March</h2><h3>Light Path Foundation</h3></body></html>")
+    assert not _names_page(tree.find(".//h1"))
+    assert _names_page(tree.find(".//h2")) and _names_page(tree.find(".//h3"))
+
+
+@pytest.mark.parametrize("stop", ["।", "؟", "۔"])
+def test_a_sentence_ends_with_the_stop_of_its_script(stop):
+    from websearch_mcp.extract.text import ends_a_sentence
+
+    assert ends_a_sentence(f"আগামী ২২ মার্চ শুক্রবার চক্ষু পরীক্ষা শিবির হবে{stop}")

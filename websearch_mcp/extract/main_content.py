@@ -300,11 +300,14 @@ def score_paragraphs(root: HtmlElement, thread: bool = False, plain: bool = Fals
 TEASER_ITEM = 0.4
 
 
-def _climb(best: HtmlElement, scores: Scores) -> HtmlElement:
-    """Move up through wrappers, and while the parent holds much more article text, few links."""
+def _climb(best: HtmlElement, scores: Scores, passed_over: HtmlElement | None = None) -> HtmlElement:
+    """Move up through wrappers, and while the parent holds much more article text, few links (never to a
+    block that holds the candidate the best was chosen over)."""
     while True:
         parent = best.getparent()
         if parent is None or parent.tag in _NO_CREDIT:
+            return best
+        if passed_over is not None and within(passed_over, parent):
             return best
         if len(parent) == 1:
             best = parent
@@ -320,6 +323,8 @@ def _climb(best: HtmlElement, scores: Scores) -> HtmlElement:
             return best  # what the parent adds is the replies below the article: its comments
         if not scores.thread and _gain_is_listing(best, parent, scores):
             return best  # what it adds is the site's items (a company's service cards below its news)
+        if passed_over is not None and within(passed_over, parent):
+            return best
         best = parent
 
 
@@ -479,7 +484,9 @@ def main_elements(root: HtmlElement, thread: bool = False, plain: bool = False,
         rival = _best_rival(listing, ranked, scores, lambda c: not lists_other_pages(c) and _sentences(c) >= 2)
         if rival is not listing:
             best, over_list = rival, (listing if listing is not best else None)
-    best = _under_title(_inside_main(best, ranked, scores), ranked, scores)
+    best = _inside_main(best, ranked, scores)
+    titled = _under_title(best, ranked, scores)
+    passed_over, best = (best if titled is not best else None), titled
     posts = thread_of(best, scores)
     opening_post = None
     if thread and not posts:
@@ -503,8 +510,8 @@ def main_elements(root: HtmlElement, thread: bool = False, plain: bool = False,
             if c is outer or not (_related(c, best) or c is best or _mostly_list_items(c))]
         best = outer
     else:
-        best = _climb(best, scores)
-        chosen = _with_siblings(best, scores)
+        best = _climb(best, scores, passed_over)
+        chosen = [c for c in _with_siblings(best, scores) if passed_over is None or not within(passed_over, c)]
     if opening_post is not None and not any(_related(opening_post, c) for c in chosen):
         chosen = [opening_post, *chosen]
     return _under_lead(chosen, scores)
@@ -567,18 +574,41 @@ TITLED_SHARE = 0.5  # of the best's score: a block under the page's title with t
 
 
 def _under_title(best: HtmlElement, ranked: list[HtmlElement], scores: Scores) -> HtmlElement:
-    """The block of prose beside the page's one <h1> (a brief under its title), when the best candidate
-    lies elsewhere (a company's profile box in the sidebar), scores at most twice as much and holds no
-    more paragraphs."""
+    """The block of prose nearest the page's one <h1> (a brief under its title, in the title's block or in
+    the block after it), when the best candidate lies further from the title (a company's profile box in
+    the sidebar, its "about us" band below the brief), scores at most twice as much and holds no more
+    paragraphs."""
     title = only_one(best.getroottree(), "h1")
-    holder = title.getparent() if title is not None else None
-    if holder is None or best is holder or _related(best, holder):
+    if title is None:
         return best
+    reach = {ancestor: depth for depth, ancestor in enumerate(title.iterancestors())}
+    best_reach = _reach(best, reach)
+    if best_reach == 0:
+        return best  # beside the title already
+    # beyond the title's own block, only for a title that names the page (not a sidebar's "Tags")
+    furthest = best_reach if _names_page(title) else 1
     floor = scores.final(best) * TITLED_SHARE
     count = scores.paragraphs.get(best, 0)  # a lead beside the title has fewer paragraphs than the body
-    beside = [c for c in ranked if c.getparent() is holder and scores.final(c) >= floor
-              and scores.paragraphs.get(c, 0) >= count and _prose_length(c) >= LIST_RIVAL_PROSE]
-    return max(beside, key=scores.final) if beside else best
+    nearer = [c for c in ranked if _reach(c, reach) < furthest and scores.final(c) >= floor
+              and scores.paragraphs.get(c, 0) >= count and not _related(c, best) and c not in reach
+              and _prose_length(c) >= LIST_RIVAL_PROSE]
+    return max(nearer, key=scores.final) if nearer else best
+
+
+def _names_page(heading: HtmlElement) -> bool:
+    """Whether a heading is the page's title: its text opens or ends the document's <title>."""
+    text = " ".join(text_of(heading).split()).casefold()
+    title = " ".join((heading.getroottree().findtext(".//title") or "").split()).casefold()
+    return len(text) >= 4 and (title.startswith(text) or title.endswith(text))
+
+
+def _reach(element: HtmlElement, reach: dict[HtmlElement, int]) -> int:
+    """How far up from the title the block's first ancestor shared with it lies (0: the title's parent)."""
+    for ancestor in element.iterancestors():
+        depth = reach.get(ancestor)
+        if depth is not None:
+            return depth
+    return len(reach)
 
 
 def only_one(tree: etree._ElementTree | HtmlElement, tag: str) -> HtmlElement | None:

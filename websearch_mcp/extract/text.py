@@ -23,8 +23,10 @@ def inside(root: HtmlElement, *tags: str) -> set[HtmlElement]:
     return {element for block in root.iter(*tags) for element in block.iterdescendants()}
 
 
-# What a sentence ends with (a closing quote or bracket after its stop included), in the scripts read most.
-SENTENCE_STOPS = (".", "!", "?", "…", "。", "！", "？", "\"", "”", "»", ")")
+# What a sentence ends with (a closing quote or bracket after its stop included), in the scripts read most:
+# Latin, Chinese and Japanese, the danda of Hindi and Bengali, Arabic's and Urdu's stops, Armenian's,
+# Amharic's and Burmese's.
+SENTENCE_STOPS = (".", "!", "?", "…", "。", "！", "？", "．", "\"", "”", "»", ")", "।", "॥", "؟", "۔", "։", "።", "။")
 HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 
 
