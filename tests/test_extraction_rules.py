@@ -1970,3 +1970,18 @@ def test_a_sentence_ends_with_the_stop_of_its_script(stop):
     from websearch_mcp.extract.text import ends_a_sentence
 
     assert ends_a_sentence(f"আগামী ২২ মার্চ শুক্রবার চক্ষু পরীক্ষা শিবির হবে{stop}")
+
+
+def test_an_articles_title_in_an_h2_under_a_sections_h1_draws_the_brief_beside_it():
+    """The <h1> names the site's section ("News"); the job notice's title is the <h2> that opens the
+    document's title, and the notice under it is the content, not the organisation's about text below."""
+    html = ("<html><head><title>Field officer wanted – Light Path Foundation</title>"
+            "<meta property='og:type' content='article'></head><body><div class='banner'><h1>News</h1></div>"
+            "<main><section class='row'><div class='col'><h2>Field officer wanted</h2>"
+            f"<div class='post-content'>{NOTICE_BRIEF}</div></div></section>"
+            "<section class='row'><div class='col'><h3>About the Light Path Foundation</h3>"
+            f"<div class='text'>{ABOUT_US}</div></div></section></main></body></html>")
+    markdown = extract_page(html).markdown
+    assert "free eye camp on Friday" in markdown and "founded in 2006" not in markdown
+    without_type = html.replace("<meta property='og:type' content='article'>", "")
+    assert "founded in 2006" in extract_page(without_type).markdown  # a product's name may be its <h2>

@@ -174,7 +174,7 @@ def extract_page(html: str, url: str | None = None) -> ExtractedPage:
     page_chars = len(page_body.text_content()) if page_body is not None else 0
     thread = is_thread_url(url) and kind != "product"  # a shop's "/t/" is no forum's thread
     scores = score_paragraphs(tree, thread)
-    found = main_elements(tree, thread, scores=scores)
+    found = main_elements(tree, thread, scores=scores, is_article=kind == "article")
     intro = [] if thread else intro_before(found, scores)
     listing = not thread and may_be_listing(tree, found, kind == "article")  # read before the tree changes
     elements = [e for e in found if not lists_other_pages(e)] or found

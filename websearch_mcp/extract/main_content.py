@@ -462,10 +462,11 @@ def is_thread_url(url: str | None) -> bool:
 
 
 def main_elements(root: HtmlElement, thread: bool = False, plain: bool = False,
-                  scores: Scores | None = None) -> list[HtmlElement]:
+                  scores: Scores | None = None, is_article: bool = False) -> list[HtmlElement]:
     """The best container and those of its siblings that look like more of the same article (on a
-    thread's page, every post of the thread); with plain, class and id words are not read. The page's
-    tallies are taken here unless given (score_paragraphs with the same thread and plain)."""
+    thread's page, every post of the thread); with plain, class and id words are not read; with article,
+    the page says it is an article (its title may be an <h2>). The page's tallies are taken here unless
+    given (score_paragraphs with the same thread and plain)."""
     scores = scores if scores is not None else score_paragraphs(root, thread, plain)
     if not scores.readability:
         body = root.find("body")
@@ -485,7 +486,7 @@ def main_elements(root: HtmlElement, thread: bool = False, plain: bool = False,
         if rival is not listing:
             best, over_list = rival, (listing if listing is not best else None)
     best = _inside_main(best, ranked, scores)
-    titled = _under_title(best, ranked, scores)
+    titled = _under_title(best, ranked, scores, is_article)
     passed_over, best = (best if titled is not best else None), titled
     posts = thread_of(best, scores)
     opening_post = None
@@ -573,12 +574,12 @@ def _inside_main(best: HtmlElement, ranked: list[HtmlElement], scores: Scores) -
 TITLED_SHARE = 0.5  # of the best's score: a block under the page's title with this much is the article
 
 
-def _under_title(best: HtmlElement, ranked: list[HtmlElement], scores: Scores) -> HtmlElement:
+def _under_title(best: HtmlElement, ranked: list[HtmlElement], scores: Scores, article: bool = False) -> HtmlElement:
     """The block of prose nearest the page's one <h1> (a brief under its title, in the title's block or in
     the block after it), when the best candidate lies further from the title (a company's profile box in
     the sidebar, its "about us" band below the brief), scores at most twice as much and holds no more
     paragraphs."""
-    title = only_one(best.getroottree(), "h1")
+    title, names_page = _page_title(best.getroottree(), article)
     if title is None:
         return best
     reach = {ancestor: depth for depth, ancestor in enumerate(title.iterancestors())}
@@ -586,13 +587,28 @@ def _under_title(best: HtmlElement, ranked: list[HtmlElement], scores: Scores) -
     if best_reach == 0:
         return best  # beside the title already
     # beyond the title's own block, only for a title that names the page (not a sidebar's "Tags")
-    furthest = best_reach if _names_page(title) else 1
+    furthest = best_reach if names_page else 1
     floor = scores.final(best) * TITLED_SHARE
     count = scores.paragraphs.get(best, 0)  # a lead beside the title has fewer paragraphs than the body
     nearer = [c for c in ranked if _reach(c, reach) < furthest and scores.final(c) >= floor
               and scores.paragraphs.get(c, 0) >= count and not _related(c, best) and c not in reach
               and _prose_length(c) >= LIST_RIVAL_PROSE]
     return max(nearer, key=scores.final) if nearer else best
+
+
+def _page_title(tree: etree._ElementTree, article: bool) -> tuple[HtmlElement | None, bool]:
+    """The page's title heading, and whether it names the page: its one <h1>, or, on an article's page
+    whose <h1> names a section of the site ("News"), the one <h2> that opens or ends the document's <title>."""
+    title = only_one(tree, "h1")
+    if title is not None and _names_page(title):
+        return title, True
+    if not article:
+        return title, False  # (a shop's product has its name in an <h2> beside what it costs)
+    named = [heading for heading in itertools.islice(tree.iter("h2"), TITLE_H2) if _names_page(heading)]
+    return (named[0], True) if len(named) == 1 else (title, False)
+
+
+TITLE_H2 = 20  # <h2> looked at for the page's title
 
 
 def _names_page(heading: HtmlElement) -> bool:
