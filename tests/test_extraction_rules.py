@@ -1985,3 +1985,15 @@ def test_an_articles_title_in_an_h2_under_a_sections_h1_draws_the_brief_beside_i
     assert "free eye camp on Friday" in markdown and "founded in 2006" not in markdown
     without_type = html.replace("<meta property='og:type' content='article'>", "")
     assert "founded in 2006" in extract_page(without_type).markdown  # a product's name may be its <h2>
+
+
+def test_a_brief_of_three_paragraphs_under_its_title_wins_over_a_longer_about_box():
+    about = ABOUT_US + ABOUT_US.replace("2006", "2007").replace("The Light Path", "Our")
+    html = ("<html><head><title>Free eye camp on 22 March | Light Path Foundation</title></head><body>"
+            "<div class='page'><section class='strip'><div class='post'><h1>Free eye camp on 22 March</h1>"
+            f"<p class='date'>12 March 2024</p><div class='rich-content'>{NOTICE_BRIEF}</div></div>"
+            "</section><section class='strip'><div class='col'><h2>Who we are</h2>"
+            f"<div class='rich'>{about}</div></div>"
+            "</section></div></body></html>")
+    markdown = extract_page(html).markdown
+    assert "free eye camp on Friday" in markdown and "founded in 2006" not in markdown

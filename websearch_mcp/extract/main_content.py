@@ -572,6 +572,7 @@ def _inside_main(best: HtmlElement, ranked: list[HtmlElement], scores: Scores) -
 
 
 TITLED_SHARE = 0.5  # of the best's score: a block under the page's title with this much is the article
+BRIEF_PARAGRAPHS = 3  # paragraphs of a brief beside its title
 
 
 def _under_title(best: HtmlElement, ranked: list[HtmlElement], scores: Scores, article: bool = False) -> HtmlElement:
@@ -589,7 +590,8 @@ def _under_title(best: HtmlElement, ranked: list[HtmlElement], scores: Scores, a
     # beyond the title's own block, only for a title that names the page (not a sidebar's "Tags")
     furthest = best_reach if names_page else 1
     floor = scores.final(best) * TITLED_SHARE
-    count = scores.paragraphs.get(best, 0)  # a lead beside the title has fewer paragraphs than the body
+    # a lead beside the title has fewer paragraphs than the body (a brief has a few of its own)
+    count = min(scores.paragraphs.get(best, 0), BRIEF_PARAGRAPHS)
     nearer = [c for c in ranked if _reach(c, reach) < furthest and scores.final(c) >= floor
               and scores.paragraphs.get(c, 0) >= count and not _related(c, best) and c not in reach
               and _prose_length(c) >= LIST_RIVAL_PROSE]
