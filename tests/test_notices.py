@@ -7,6 +7,7 @@ import pytest
 from websearch_mcp.extract.notices import opens_as_notice, opens_as_site_note, reads_as_notice
 
 NOTICES = [
+    "Az oldalon megjelenő cikkek kizárólag tájékoztató jellegűek, és nem helyettesítik az orvosi vizsgálatot.",
     "© 2016 Lyne Valley News. All rights reserved.",
     "Tous droits réservés. La rédaction n'est pas responsable du contenu des sites externes.",
     "Alle Rechte vorbehalten. Der Verlag übernimmt keine Haftung für verlinkte Inhalte.",
@@ -103,6 +104,9 @@ def test_an_article_sentence_is_not_a_notice(text):
 
 
 SITE_NOTES = [
+    "Attenzione: questo articolo è stato pubblicato più di un anno fa, le informazioni potrebbero essere cambiate.",
+    "Tarayıcınız güncel değil. Lütfen tarayıcınızı en son sürüme yükseltin.",
+    "Yerel haberciliğe destek olun: ilk ay 1 TL ile dijital aboneliğinizi başlatın.",
     "Sign up for the free daily newsletter, delivered straight to your inbox.",
     "Få Aarhus Lokalnyt i din indbakke hver morgen.",
     "Τα κείμενα της στήλης εκφράζουν αποκλειστικά τους συντάκτες τους.",

@@ -64,6 +64,7 @@ _NOTICE_ONLY = (
     r"no sustituye (?:una|la) (?:valoración|consulta|atención|asesoría)|non sostituisce il parere|"
     r"nie zastępuje (?:porady|konsultacji)|nie zastąpi(?:ą)? (?:porady|konsultacji)|"
     r"(?:mają|ma) charakter (?:wyłącznie |jedynie |tylko )?informacyjny|"
+    r"nem helyettesíti?k? (?:az? )?(?:szak)?orvosi|kizárólag tájékoztató jellegű\w*|"
     r"не заменяет консультаци\w+|носит (?:исключительно )?ознакомительный "
     r"характер|проконсультируйтесь со специалистом|δεν αποτελεί (?:νομική|ιατρική) συμβουλή|"
 
@@ -170,7 +171,8 @@ _SITE_NOTE = (
     r"questo articolo risale (?:al|a più di)|potrebbero non essere più aggiornat\w|"
     r"(?:this (?:article|story|post) was|questo articolo è stato|este artículo fue|este artigo foi|cet article a été) "
     r"(?:published|pubblicato|publicado|publié) (?:more than|over|più di|oltre|hace más de|há mais de|il y a plus de) "
-    r"\w+ (?:years?|anni|años|anos|ans)|dieser artikel wurde vor (?:mehr als|über) \w+ jahren veröffentlicht|"
+    r"\w+ (?:years?|anni|anno|años|año|anos|ano|ans|an)|"
+    r"dieser artikel wurde vor (?:mehr als|über) \w+ jahren veröffentlicht|"
     r"(?:artikkelen|artiklen|artikeln|saken|innlegget|indlægget) (?:er|är) mere? (?:enn|end|än) \w+ år gam\w+|"
     r"kan inneholde utdatert|"
     r"kan indeholde forældede|kan innehålla inaktuell|(?:artikel|bericht) is meer dan \w+ jaar oud|"
@@ -203,7 +205,7 @@ _SITE_NOTE = (
     r"jetzt abonnieren|bereits abonnent|ihr browser ist veraltet|"
     r"suscríbete|ya eres suscriptor|tu navegador está desactualizado|"
     # a Turkish agency's and paper's subscription lines ("news offered to subscribers", "subscribe")
-    r"abonelere sunulan|abonelik için|abone olun|"
+    r"abonelere sunulan|abonelik için|abone olun|aboneliğinizi başlatın|abone ol\b|tarayıcınız güncel değil|"
     r"assine (?:já|agora|a nossa|o nosso)|"
     # a player's or a widget's stand-in: it needs JavaScript or Flash (English, German, French, Spanish, Italian)
     r"requires? (?:your (?:computer|browser|device) to have )?(?:javascript|(?:adobe )?flash)|"
@@ -314,7 +316,7 @@ _SITE_NOTE_HINTS = ("cookie", "browser", "navegador", "navigateur", "przegl", "�
                     "boletín", "рассылку", "journalis", "журналіст", "журналист", "dziennikar", "periodismo",
                     "google news", "εκφράζουν", "υιοθετεί", "незарегистр", "подписывайт", "inbox", "indbakke", "inkorg",
                     "innboks", "postfach", "boîte", "bandeja", "caixa", "casella", "mailbox", "skrzyn",
-                    "abone", "assine", "javascript", "flash")
+                    "abone", "assine", "javascript", "flash", "tarayıcı", "helyettesít", "tájékoztató")
 
 
 _ASCII_HINTS = tuple(hint for hint in _SITE_NOTE_HINTS if hint.isascii())  # all an ASCII text can hold
