@@ -71,6 +71,7 @@ NOTICES = [
     "Przedruk tylko za zgodą redakcji.",
 ]
 SENTENCES = [
+    "The company said the app had been downloaded two million times since its launch in March.",
     "The council voted on Monday to paint every public bench orange before the summer festival.",
     "Le vieux moulin a rouvert samedi, transformé en boulangerie.",
     "Die Stadt will die alte Markthalle bis zum Herbst sanieren.",
@@ -104,6 +105,10 @@ def test_an_article_sentence_is_not_a_notice(text):
 
 
 SITE_NOTES = [
+    "Download our free app for breaking news alerts and the morning briefing.",
+    "Read the full story on the Harbour Herald app, free for subscribers.",
+    "पढ़ें पूरी खबर दैनिक समाचार ऐप पर",
+    "ऐप डाउनलोड करने के लिए QR स्कैन करें",
     "Attenzione: questo articolo è stato pubblicato più di un anno fa, le informazioni potrebbero essere cambiate.",
     "Tarayıcınız güncel değil. Lütfen tarayıcınızı en son sürüme yükseltin.",
     "Yerel haberciliğe destek olun: ilk ay 1 TL ile dijital aboneliğinizi başlatın.",

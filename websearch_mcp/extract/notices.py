@@ -205,6 +205,11 @@ _SITE_NOTE = (
     r"jetzt abonnieren|bereits abonnent|ihr browser ist veraltet|"
     r"suscríbete|ya eres suscriptor|tu navegador está desactualizado|"
     # a Turkish agency's and paper's subscription lines ("news offered to subscribers", "subscribe")
+    # an app's promotion in place of the rest of the article (English, German, French, Spanish, Hindi)
+    r"download (?:our|the) (?:free |\w+ )?app|read (?:the )?(?:full|whole|complete|rest of the) "
+    r"(?:story|article|news)(?: \w+){0,3} (?:on|in) (?:the|our) (?:\w+ ){0,3}app\b|scan the qr code|"
+    r"laden sie (?:unsere|die) (?:\w+[- ])?app|téléchargez (?:notre|l['’])application|descarga (?:nuestra|la) app|"
+    r"पूरी खबर(?: \S+){0,4} ऐप पर|ऐप डाउनलोड|qr स्कैन|"
     r"abonelere sunulan|abonelik için|abone olun|aboneliğinizi başlatın|abone ol\b|tarayıcınız güncel değil|"
     r"assine (?:já|agora|a nossa|o nosso)|"
     # a player's or a widget's stand-in: it needs JavaScript or Flash (English, German, French, Spanish, Italian)
@@ -316,7 +321,8 @@ _SITE_NOTE_HINTS = ("cookie", "browser", "navegador", "navigateur", "przegl", "�
                     "boletín", "рассылку", "journalis", "журналіст", "журналист", "dziennikar", "periodismo",
                     "google news", "εκφράζουν", "υιοθετεί", "незарегистр", "подписывайт", "inbox", "indbakke", "inkorg",
                     "innboks", "postfach", "boîte", "bandeja", "caixa", "casella", "mailbox", "skrzyn",
-                    "abone", "assine", "javascript", "flash", "tarayıcı", "helyettesít", "tájékoztató")
+                    "abone", "assine", "javascript", "flash", "tarayıcı", "helyettesít", "tájékoztató", "download",
+                    " app", "qr ", "ऐप", "laden sie", "téléchargez", "descarga")
 
 
 _ASCII_HINTS = tuple(hint for hint in _SITE_NOTE_HINTS if hint.isascii())  # all an ASCII text can hold
