@@ -7,6 +7,9 @@ import pytest
 from websearch_mcp.extract.notices import opens_as_notice, opens_as_site_note, reads_as_notice
 
 NOTICES = [
+    "UAB „Saulėta“ projektuoja saulės elektrines nuo 2014 metų. Įmonės kodas 303218884, Pramonės g. 7.",
+    "Puutyö Oy, Y-tunnus 1234567-8, kotipaikka Tampere.",
+    "Trehus AS, org. nr. 912 345 678, Storgata 4, 7010 Trondheim.",
     "Az oldalon megjelenő cikkek kizárólag tájékoztató jellegűek, és nem helyettesítik az orvosi vizsgálatot.",
     "© 2016 Lyne Valley News. All rights reserved.",
     "Tous droits réservés. La rédaction n'est pas responsable du contenu des sites externes.",

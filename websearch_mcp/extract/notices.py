@@ -54,6 +54,10 @@ _NOTICE_ONLY = (
     r"artikel ini telah (?:tayang|terbit|dimuat) di|"
     r"p\. ?iva:? ?\d+|partita iva:? ?\d+|ičo:? ?\d+|dič:? ?cz\d+|zapsán[aáý]? v (?:obchodním|živnostenském) rejstříku|"
     r"giá (?:trên )?chưa bao gồm (?:thuế )?vat|"
+    # a firm's registry and tax numbers in the Nordic and Baltic countries, Croatia, Romania and Bulgaria
+    r"įmonės kodas:? ?\d{9}|pvm mokėtojo kodas|registrikood:? ?\d{8}|reģ(?:istrācijas)?\.? ?nr\.?:? ?\d{11}|"
+    r"y-tunnus:? ?\d{7}-\d|org\.? ?nr\.?:? ?\d{3} ?\d{3} ?\d{3,4}|organisa(?:tions|sjons)nummer|"
+    r"cvr(?:-nr\.?| nr\.?)?:? ?\d{8}|oib:? ?\d{11}|nr\. ?reg\. ?com\.?|j\d{2}/\d+/\d{4}|еик:? ?\d{9}|"
     # not advice: medical, legal or financial (an article's closing disclaimer)
     r"not (?:a substitute for|intended as) (?:professional )?(?:medical|legal|financial|veterinary) advice|"
     r"does not constitute (?:legal|medical|financial|investment) advice|for informational purposes only|"
