@@ -1997,3 +1997,21 @@ def test_a_brief_of_three_paragraphs_under_its_title_wins_over_a_longer_about_bo
             "</section></div></body></html>")
     markdown = extract_page(html).markdown
     assert "free eye camp on Friday" in markdown and "founded in 2006" not in markdown
+
+
+def test_on_an_article_page_the_item_under_the_title_wins_over_the_main_that_holds_the_site_too():
+    """A company's <main class="content-area"> holds its news item under the page's title, its service
+    cards and its "about us": the main's tag and class words put it first, but the item is the article."""
+    cards = "".join(f"<div class='col-md-4 card'><h3>Service {n}</h3><div class='card-text'><p>We plan, supply and "
+                    f"fit heat pumps, boilers and ventilation number {n}, for homes, offices and farms alike.</p>"
+                    "</div></div>" for n in range(3))
+    html = ("<html><head><title>Free eye camp on 22 March | Light Path Foundation</title>"
+            "<meta property='og:type' content='article'></head><body><main class='col-md-8 content-area'>"
+            "<nav class='breadcrumb'><a href='/'>Home</a></nav><article class='node'><header>"
+            "<h1>Free eye camp on 22 March</h1></header><time>12 March 2024</time>"
+            f"<div class='news-detail__text'>{NOTICE_BRIEF}</div>"
+            f"</article><section class='services'><h2>Our services</h2><div class='row'>{cards}</div></section>"
+            f"<section class='about-block'><h2>About us</h2>{ABOUT_US}</section></main></body></html>")
+    markdown = extract_page(html).markdown
+    assert "free eye camp on Friday" in markdown and "founded in 2006" not in markdown
+    assert "heat pumps" not in markdown

@@ -487,6 +487,8 @@ def main_elements(root: HtmlElement, thread: bool = False, plain: bool = False,
             best, over_list = rival, (listing if listing is not best else None)
     best = _inside_main(best, ranked, scores)
     titled = _under_title(best, ranked, scores, is_article)
+    if titled is best and is_article:
+        titled = _titles_branch(best, ranked, scores)
     passed_over, best = (best if titled is not best else None), titled
     posts = thread_of(best, scores)
     opening_post = None
@@ -596,6 +598,23 @@ def _under_title(best: HtmlElement, ranked: list[HtmlElement], scores: Scores, a
               and scores.paragraphs.get(c, 0) >= count and not _related(c, best) and c not in reach
               and _prose_length(c) >= LIST_RIVAL_PROSE]
     return max(nearer, key=scores.final) if nearer else best
+
+
+def _titles_branch(best: HtmlElement, ranked: list[HtmlElement], scores: Scores) -> HtmlElement:
+    """On an article's page whose best candidate holds the page's title and more (a company's <main>,
+    which its tag and class words put first, with its news item, its service cards and its "about us"),
+    the best block in the branch that holds the title, when it scores half the best's own points: the
+    item the title names."""
+    title, names_page = _page_title(best.getroottree(), True)
+    if title is None or not names_page:
+        return best
+    branch = next((a for a in title.iterancestors() if a.getparent() is best), None)
+    if branch is None:
+        return best
+    floor = scores.base(best) * TITLED_SHARE
+    inside = [c for c in ranked if within(c, branch) and scores.base(c) >= floor
+              and _prose_length(c) >= LIST_RIVAL_PROSE]
+    return max(inside, key=scores.final) if inside else best
 
 
 def _page_title(tree: etree._ElementTree, article: bool) -> tuple[HtmlElement | None, bool]:
