@@ -7,6 +7,9 @@ import pytest
 from websearch_mcp.extract.notices import opens_as_notice, opens_as_site_note, reads_as_notice
 
 NOTICES = [
+    "Die Inhalte dienen der Information und ersetzen keinesfalls die persönliche Beratung durch einen Arzt.",
+    "Reproducerea integrală sau parțială a acestui comunicat este permisă numai cu menționarea sursei.",
+    "Agroserv SA, CUI RO1234567, J35/123/1991, capital social subscris și vărsat 2.400.000 lei.",
     "UAB „Saulėta“ projektuoja saulės elektrines nuo 2014 metų. Įmonės kodas 303218884, Pramonės g. 7.",
     "Puutyö Oy, Y-tunnus 1234567-8, kotipaikka Tampere.",
     "Trehus AS, org. nr. 912 345 678, Storgata 4, 7010 Trondheim.",
@@ -108,6 +111,10 @@ def test_an_article_sentence_is_not_a_notice(text):
 
 
 SITE_NOTES = [
+    "Vous êtes sur le point de quitter le site du journal : les sites externes n'engagent pas la rédaction.",
+    "Rejoignez notre chaîne WhatsApp pour recevoir chaque matin les titres de la rédaction.",
+    "Følg bloggen vår og få varsel på e-post hver gang vi publiserer nyheter.",
+    "Vi bruker informasjonskapsler for å forstå hvordan nettstedet brukes.",
     "Download our free app for breaking news alerts and the morning briefing.",
     "Read the full story on the Harbour Herald app, free for subscribers.",
     "पढ़ें पूरी खबर दैनिक समाचार ऐप पर",

@@ -46,6 +46,7 @@ _NOTICE_ONLY = (
     r"prohibida (?:su|la) reproducción|(?:puede|pueden|podrá|se permite|se autoriza) (?:la )?reproduc\w* "
     r"(?:total o parcial(?:mente)? )?(?:citando|mencionando|con mención de) la fuente|proibida a reprodução|"
     r"reprodução (?:permitida|autorizada) (?:desde que|mediante|com)|riproduzione riservata|vietata la riproduzione|"
+    r"reproducerea (?:integrală|totală)(?: sau parțială)?|cui:? ?(?:ro)?\d{6,10}|"
     r"nachdruck (?:nur )?mit (?:genehmigung|quellenangabe|zustimmung)|abdruck honorarfrei|"
     r"reproduction autorisée (?:avec|sous réserve de) (?:la )?(?:mention|citation)|przedruk (?:tylko )?za zgodą|"
     r"overname (?:alleen )?(?:met|na) (?:bronvermelding|toestemming)|"
@@ -62,6 +63,8 @@ _NOTICE_ONLY = (
     r"not (?:a substitute for|intended as) (?:professional )?(?:medical|legal|financial|veterinary) advice|"
     r"does not constitute (?:legal|medical|financial|investment) advice|for informational purposes only|"
     r"ersetzt keine (?:ärztliche|rechtliche|tierärztliche) beratung|ne remplace pas (?:une consultation|l['’]avis)|"
+    r"ersetz(?:t|en) (?:keinesfalls|nicht) (?:die |eine )?(?:persönliche |ärztliche |individuelle )?"
+    r"(?:beratung|untersuchung|behandlung)|"
     r"ne (?:sauraient?|peuvent|peut) (?:en aucun cas )?(?:constituer|remplacer) "
     r"(?:une consultation|un (?:avis|conseil))|"
     r"ont un caractère (?:purement )?(?:général|informatif|indicatif)|"
@@ -142,7 +145,8 @@ _SITE_NOTE = (
     # a link that leaves the site, and an offer of unlimited reading, in the same languages
     r"you are (?:now )?leaving (?:this|our|the) (?:web)?site|sie verlassen (?:jetzt )?(?:diese|unsere|die) "
     r"(?:web)?seite|verlassen sie (?:jetzt )?(?:diese|unsere|die) (?:web)?(?:seite|site)|"
-    r"vous (?:allez )?quitte[rz] (?:le|ce|notre) site|está saliendo de(?:l| este| nuestro) sitio|"
+    r"vous (?:allez )?quitte[rz] (?:le|ce|notre) site|vous êtes sur le point de quitter (?:le|ce|notre) site|"
+    r"está saliendo de(?:l| este| nuestro) sitio|"
     r"stai (?:per )?lasciando (?:il|questo) sito|você está saindo d[oe] (?:nosso )?site|"
     r"u verlaat (?:nu )?(?:de|deze|onze) website|"
     r"accès illimité|acceso ilimitado|accesso illimitato|acesso ilimitado|unbegrenzte[nr]? zugang|"
@@ -151,6 +155,10 @@ _SITE_NOTE = (
     r"soutenez (?:notre |le )?journalisme|wesprzyj (?:niezależne |nasze )?dziennikarstwo|"
     r"apoya (?:el|nuestro) periodismo|підтримайте (?:незалежну |нашу )?журналістику|"
     r"поддержите (?:независимую |нашу )?журналистику|follow us on google news|"
+    # a channel or a blog to follow, and the cookie note, in the Nordic languages
+    r"join our whatsapp channel|rejoignez notre (?:chaîne|canal) whatsapp|únete a nuestro canal de whatsapp|"
+    r"følg bloggen|følg oss på|vi bruker informasjonskapsler|vi bruger cookies|vi använder (?:cookies|kakor)|"
+    r"käytämme evästeitä|"
     r"ikuti \w+(?: \w+){0,3} di google news|simak berita(?: \w+){0,6} di google news|"
     r"non (?:rappresenta|costituisce) una testata giornalistica|"
     # affiliate links, a newsletter's sign-up, a form's consent, who keeps the page
@@ -326,6 +334,7 @@ _SITE_NOTE_HINTS = ("cookie", "browser", "navegador", "navigateur", "przegl", "�
                     "google news", "εκφράζουν", "υιοθετεί", "незарегистр", "подписывайт", "inbox", "indbakke", "inkorg",
                     "innboks", "postfach", "boîte", "bandeja", "caixa", "casella", "mailbox", "skrzyn",
                     "abone", "assine", "javascript", "flash", "tarayıcı", "helyettesít", "tájékoztató", "download",
+                    "quitter", "whatsapp", "følg", "informasjonskapsler", "bruger cookies", "använder", "evästeitä",
                     " app", "qr ", "ऐप", "laden sie", "téléchargez", "descarga")
 
 
