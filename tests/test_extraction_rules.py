@@ -2015,3 +2015,14 @@ def test_on_an_article_page_the_item_under_the_title_wins_over_the_main_that_hol
     markdown = extract_page(html).markdown
     assert "free eye camp on Friday" in markdown and "founded in 2006" not in markdown
     assert "heat pumps" not in markdown
+
+
+def test_a_standfirst_in_a_leadtext_block_between_the_headline_and_a_figure_joins_the_body():
+    lead = ("The harbour board approved a second morning crossing on Monday, after two winters of complaints "
+            "from commuters on the island.")
+    html = ("<html><body><div class='article'><header><h1>Second morning ferry approved</h1></header>"
+            f"<div class='article-leadtext leadtext'>{lead}</div><figure><img src='a.jpg'>"
+            f"<figcaption>The ferry at the second stop.</figcaption></figure><div class='article-body body'>{ARTICLE}"
+            "</div></div></body></html>")
+    markdown = extract_page(html).markdown
+    assert markdown.index("second morning crossing on Monday") < markdown.index("second crossing each morning")

@@ -215,7 +215,7 @@ NEUTRAL = Kind(False, False, False, False)
 _NEUTRAL = NEUTRAL
 
 # The lead of an article (standfirst, intro, summary) in a block of its own before the body.
-LEAD = re.compile(r"(?:^|[\s_-])(?:lead|leadin|lede|standfirst|intro|introduction|summary|dek|deck|kicker|"
+LEAD = re.compile(r"(?:^|[\s_-])(?:lead|leadin|leadtext|lede|standfirst|intro|introduction|summary|dek|deck|kicker|"
                   r"abstract|chapeau|chapo|sapo|vorspann|einleitung|entradilla|sumario|zajawka|lid|spot|ozet|announce|anons|ingress|"
                   r"sub[-_]?title|subheadline)(?:$|[\s_-])",
                   re.IGNORECASE)
