@@ -514,7 +514,10 @@ def main_elements(root: HtmlElement, thread: bool = False, plain: bool = False,
         best = outer
     else:
         best = _climb(best, scores, passed_over)
-        chosen = [c for c in _with_siblings(best, scores) if passed_over is None or not within(passed_over, c)]
+        if passed_over is not None and best.getparent() is passed_over:
+            chosen = [best]  # the branch under the title, not the blocks beside it it won over (the site's)
+        else:
+            chosen = [c for c in _with_siblings(best, scores) if passed_over is None or not within(passed_over, c)]
     if opening_post is not None and not any(_related(opening_post, c) for c in chosen):
         chosen = [opening_post, *chosen]
     return _under_lead(chosen, scores)
@@ -575,6 +578,7 @@ def _inside_main(best: HtmlElement, ranked: list[HtmlElement], scores: Scores) -
 
 TITLED_SHARE = 0.5  # of the best's score: a block under the page's title with this much is the article
 BRIEF_PARAGRAPHS = 3  # paragraphs of a brief beside its title
+BRANCH_PARAGRAPHS = 2  # paragraphs of the item under the title (a standfirst beside it has one)
 
 
 def _under_title(best: HtmlElement, ranked: list[HtmlElement], scores: Scores, article: bool = False) -> HtmlElement:
@@ -613,7 +617,7 @@ def _titles_branch(best: HtmlElement, ranked: list[HtmlElement], scores: Scores)
         return best
     floor = scores.base(best) * TITLED_SHARE
     inside = [c for c in ranked if within(c, branch) and scores.base(c) >= floor
-              and _prose_length(c) >= LIST_RIVAL_PROSE]
+              and scores.paragraphs.get(c, 0) >= BRANCH_PARAGRAPHS and _prose_length(c) >= LIST_RIVAL_PROSE]
     return max(inside, key=scores.final) if inside else best
 
 
