@@ -2026,3 +2026,25 @@ def test_a_standfirst_in_a_leadtext_block_between_the_headline_and_a_figure_join
             "</div></div></body></html>")
     markdown = extract_page(html).markdown
     assert markdown.index("second morning crossing on Monday") < markdown.index("second crossing each morning")
+
+
+def test_readers_comments_under_an_arabic_title_with_a_form_after_them_are_comments():
+    """`<section class="talk">`: a title "readers' comments", the list of replies (a name and a time, then
+    the text), and the form to add one's own; no class word says comments."""
+    article = ("<p>The governor inspected the second phase of the Nile corniche works this morning, and asked for "
+               "the lighting and the planting to be finished before the summer.</p>"
+               "<p>He also asked for green spaces and seats for families along the new walkway, and for the "
+               "entrance to stay free for everyone, as the council had promised.</p>")
+    replies = "".join(f"<div class='talk-item'><div class='talk-head'><span>Reader {n}</span><span>منذ ساعة</span>"
+                      f"</div><div class='talk-text'>Reply number {n}: the corniche has needed this for years, but "
+                      "the villages need roads too, and nobody speaks of them.</div></div>" for n in range(10))
+    html = (f"<html><body><main><article><h1>Corniche works</h1><div class='body'>{article}</div></article>"
+            f"<section class='talk'><h2>تعليقات القراء</h2><div class='talk-list'>{replies}</div>"
+            "<div class='talk-form'><textarea></textarea><button>Send</button></div></section></main></body></html>")
+    markdown = extract_page(html).markdown
+    assert "green spaces and seats" in markdown and "Reply number" not in markdown
+    from websearch_mcp.extract.clean import drop_junk
+
+    tree = parse_html(html)
+    drop_junk(tree)  # (which marks the sections known by their titles)
+    assert "comments" in tree.find(".//section").get("class").split()

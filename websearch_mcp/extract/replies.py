@@ -296,7 +296,7 @@ _COMMENT_WORDS = (
     r"yorumlar|комментари[йи]|коментар[іі]|відгуки|отзывы|σχόλια|ý kiến bạn đọc|bình luận|sổ lưu bút|"
     r"guestbook|gästebuch|livre d['’]or|libro de visitas|(?:dal )?libro degli ospiti|księga gości|"
     r"гостевая книга|condolences|kondolenzen|μηνύματα συλλυπητηρίων|"
-    r"评论|評論|留言|コメント|댓글")
+    r"评论|評論|留言|コメント|댓글|تعليقات|التعليقات|תגובות|نظرات|دیدگاه‌ها|دیدگاه ها|टिप्पणियाँ|टिप्पणियां|ความคิดเห็น")
 # A title that names the comments below it, with or without their count and a word after it:
 # "Comments (3)", "Kommentare", "Відгуки покупців (4)", "评论(5)" (not "Your comments": a page of
 # readers' contributions is its content).
@@ -493,6 +493,10 @@ def _rows_alike(section: HtmlElement, title: HtmlElement) -> list[HtmlElement]:
     """The most numerous rows alike of a section, the title aside (the rows of the one list or table it
     holds, when it holds one)."""
     rows = [row for row in section if isinstance(row.tag, str) and row is not title]
+    # the form to add one's own below the list (its fields gone with the page's junk: an empty block) is no
+    # row of it, unless every row holds one (a reply form each)
+    rows = [row for row in rows if row.tag != "form" and row.find(".//form") is None
+            and not row.text_content().isspace() and row.text_content()] or rows
     if len(rows) == 1 or (rows and rows[0].tag in ("tbody", "ul", "ol", "dl", "table") and len(rows) <= 2):
         rows = [row for row in rows[0] if isinstance(row.tag, str)]
         while len(rows) == 1:  # a list in its wrappers (Webflow's `w-dyn-list` > `w-dyn-items`)
