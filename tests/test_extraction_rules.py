@@ -2048,3 +2048,18 @@ def test_readers_comments_under_an_arabic_title_with_a_form_after_them_are_comme
     tree = parse_html(html)
     drop_junk(tree)  # (which marks the sections known by their titles)
     assert "comments" in tree.find(".//section").get("class").split()
+
+
+def test_a_short_block_beside_the_title_does_not_win_over_a_long_article_elsewhere():
+    """The page's title sits over a video and its transcript (short lines, many commas); the story, four
+    times as long, is in a section of its own: the transcript is no brief of the page."""
+    transcript = "".join(f"<p>Part {n}: yes, well, so, the ship, the crew, the harbour, the pier, the bay, the sea, "
+                         "the wind, the rain, the night, the dawn, we said.</p>" for n in range(3))
+    story = "".join(f"<p>Paragraph {n} of the story: the harbour board met on Monday and approved the second "
+                    "morning crossing after two winters of complaints from commuters on the island, who said "
+                    "the single early boat was always full by its second stop.</p>" for n in range(12))
+    html = ("<html><head><title>Harbour crossing approved</title></head><body>"
+            f"<div class='video'><h1>Harbour crossing approved</h1><div class='transcript'>{transcript}</div></div>"
+            f"<div class='wrap'><section class='story-body'>{story}</section></div></body></html>")
+    markdown = extract_page(html).markdown
+    assert "Paragraph 11 of the story" in markdown

@@ -578,6 +578,7 @@ def _inside_main(best: HtmlElement, ranked: list[HtmlElement], scores: Scores) -
 
 TITLED_SHARE = 0.5  # of the best's score: a block under the page's title with this much is the article
 BRIEF_PARAGRAPHS = 3  # paragraphs of a brief beside its title
+TITLED_TEXT = 0.25  # of the best's visible text: a block beside the title with less is no rival of a long article
 BRANCH_PARAGRAPHS = 2  # paragraphs of the item under the title (a standfirst beside it has one)
 
 
@@ -598,9 +599,10 @@ def _under_title(best: HtmlElement, ranked: list[HtmlElement], scores: Scores, a
     floor = scores.final(best) * TITLED_SHARE
     # a lead beside the title has fewer paragraphs than the body (a brief has a few of its own)
     count = min(scores.paragraphs.get(best, 0), BRIEF_PARAGRAPHS)
-    nearer = [c for c in ranked if _reach(c, reach) < furthest and scores.final(c) >= floor
+    shortest = visible_length(text_of(best)) * TITLED_TEXT  # (a video's transcript beside the title is
+    nearer = [c for c in ranked if _reach(c, reach) < furthest and scores.final(c) >= floor  # not the story)
               and scores.paragraphs.get(c, 0) >= count and not _related(c, best) and c not in reach
-              and _prose_length(c) >= LIST_RIVAL_PROSE]
+              and _prose_length(c) >= LIST_RIVAL_PROSE and visible_length(text_of(c)) >= shortest]
     return max(nearer, key=scores.final) if nearer else best
 
 
