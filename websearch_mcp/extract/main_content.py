@@ -318,13 +318,13 @@ def _climb(best: HtmlElement, scores: Scores, passed_over: HtmlElement | None = 
             further = _gains_above(best, parent, mine, scores)
             if further is None:
                 return _opened_above(best, scores)
+            if passed_over is not None and within(passed_over, further):
+                return best
             parent = further
         if not scores.thread and any(replies_below(sibling, scores) for sibling in best.itersiblings()):
             return best  # what the parent adds is the replies below the article: its comments
         if not scores.thread and _gain_is_listing(best, parent, scores):
             return best  # what it adds is the site's items (a company's service cards below its news)
-        if passed_over is not None and within(passed_over, parent):
-            return best
         best = parent
 
 
@@ -486,9 +486,10 @@ def main_elements(root: HtmlElement, thread: bool = False, plain: bool = False,
         if rival is not listing:
             best, over_list = rival, (listing if listing is not best else None)
     best = _inside_main(best, ranked, scores)
-    titled = _under_title(best, ranked, scores, is_article)
-    if titled is best and is_article:
-        titled = _titles_branch(best, ranked, scores)
+    title, names_page = _page_title(root.getroottree(), is_article)
+    titled = _under_title(best, ranked, scores, title, names_page)
+    if titled is best and is_article and names_page and title is not None:
+        titled = _titles_branch(best, ranked, scores, title)
     passed_over, best = (best if titled is not best else None), titled
     posts = thread_of(best, scores)
     opening_post = None
@@ -582,12 +583,13 @@ TITLED_TEXT = 0.25  # of the best's visible text: a block beside the title with 
 BRANCH_PARAGRAPHS = 2  # paragraphs of the item under the title (a standfirst beside it has one)
 
 
-def _under_title(best: HtmlElement, ranked: list[HtmlElement], scores: Scores, article: bool = False) -> HtmlElement:
-    """The block of prose nearest the page's one <h1> (a brief under its title, in the title's block or in
-    the block after it), when the best candidate lies further from the title (a company's profile box in
-    the sidebar, its "about us" band below the brief), scores at most twice as much and holds no more
-    paragraphs."""
-    title, names_page = _page_title(best.getroottree(), article)
+def _under_title(best: HtmlElement, ranked: list[HtmlElement], scores: Scores, title: HtmlElement | None,
+                 names_page: bool) -> HtmlElement:
+    """The block of prose nearest the page's title (a brief under it, in the title's block or in the block
+    after it), when the best candidate lies further from the title (a company's profile box in the
+    sidebar, its "about us" band below the brief), scores at most twice as much, holds no more
+    paragraphs (up to a brief's), and no more than four times the text (a video's transcript beside the
+    title is not the story). Beyond the title's own block only for a title that names the page."""
     if title is None:
         return best
     reach = {ancestor: depth for depth, ancestor in enumerate(title.iterancestors())}
@@ -599,21 +601,18 @@ def _under_title(best: HtmlElement, ranked: list[HtmlElement], scores: Scores, a
     floor = scores.final(best) * TITLED_SHARE
     # a lead beside the title has fewer paragraphs than the body (a brief has a few of its own)
     count = min(scores.paragraphs.get(best, 0), BRIEF_PARAGRAPHS)
-    shortest = visible_length(text_of(best)) * TITLED_TEXT  # (a video's transcript beside the title is
-    nearer = [c for c in ranked if _reach(c, reach) < furthest and scores.final(c) >= floor  # not the story)
+    shortest = visible_length(text_of(best)) * TITLED_TEXT
+    nearer = [c for c in ranked if _reach(c, reach) < furthest and scores.final(c) >= floor
               and scores.paragraphs.get(c, 0) >= count and not _related(c, best) and c not in reach
               and _prose_length(c) >= LIST_RIVAL_PROSE and visible_length(text_of(c)) >= shortest]
     return max(nearer, key=scores.final) if nearer else best
 
 
-def _titles_branch(best: HtmlElement, ranked: list[HtmlElement], scores: Scores) -> HtmlElement:
-    """On an article's page whose best candidate holds the page's title and more (a company's <main>,
-    which its tag and class words put first, with its news item, its service cards and its "about us"),
-    the best block in the branch that holds the title, when it scores half the best's own points: the
-    item the title names."""
-    title, names_page = _page_title(best.getroottree(), True)
-    if title is None or not names_page:
-        return best
+def _titles_branch(best: HtmlElement, ranked: list[HtmlElement], scores: Scores, title: HtmlElement) -> HtmlElement:
+    """On an article's page whose best candidate holds the page's title (one that names the page) and more
+    (a company's <main>, which its tag and class words put first, with its news item, its service cards
+    and its "about us"), the best block in the branch that holds the title, when it scores half the
+    best's own points: the item the title names."""
     branch = next((a for a in title.iterancestors() if a.getparent() is best), None)
     if branch is None:
         return best

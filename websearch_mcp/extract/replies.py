@@ -496,7 +496,7 @@ def _rows_alike(section: HtmlElement, title: HtmlElement) -> list[HtmlElement]:
     # the form to add one's own below the list (its fields gone with the page's junk: an empty block) is no
     # row of it, unless every row holds one (a reply form each)
     rows = [row for row in rows if row.tag != "form" and row.find(".//form") is None
-            and not row.text_content().isspace() and row.text_content()] or rows
+            and row.text_content().strip()] or rows
     if len(rows) == 1 or (rows and rows[0].tag in ("tbody", "ul", "ol", "dl", "table") and len(rows) <= 2):
         rows = [row for row in rows[0] if isinstance(row.tag, str)]
         while len(rows) == 1:  # a list in its wrappers (Webflow's `w-dyn-list` > `w-dyn-items`)
