@@ -2063,3 +2063,98 @@ def test_a_short_block_beside_the_title_does_not_win_over_a_long_article_elsewhe
             f"<div class='wrap'><section class='story-body'>{story}</section></div></body></html>")
     markdown = extract_page(html).markdown
     assert "Paragraph 11 of the story" in markdown
+
+
+def test_replies_under_a_title_that_names_whose_they_are_are_comments():
+    """"Reader reactions (12)" over rows of an avatar, a name, a time, a text and buttons, in divs no class
+    word calls comments, under a link to the rules for them."""
+    rows = "".join(f"<div class='rx-item'><div class='rx-avatar'><img src='/a.png'></div><div class='rx-main'>"
+                   f"<div class='rx-head'><span class='rx-name'>Reader {n}</span> <span class='rx-time'>May 14, "
+                   f"2015 9:{10 + n} AM</span></div><div class='rx-text'>Reaction number {n}: every year I go home "
+                   "for the fiesta, even if I have to take leave from work for it.</div><div class='rx-tools'>"
+                   "<a href='#' class='rx-like'>Like (0)</a> <a href='#' class='rx-reply'>Reply</a></div></div></div>"
+                   for n in range(12))
+    html = (f"<html><body><div id='story-col'><h1>Procession</h1><div class='story-text'>{ARTICLE}</div>"
+            "<div class='reader-reactions'><h3>Reader reactions (12)</h3><p class='rx-policy-link'>"
+            f"<a href='/guidelines'>Reader guidelines</a></p>{rows}</div></div></body></html>")
+    markdown = extract_page(html).markdown
+    assert "second crossing each morning" in markdown and "Reaction number" not in markdown
+
+
+RELATED_SUMMARIES = "".join(
+    f"<div class='relItem'><a href='/news/article.aspx?id={n}' class='relTitle'>Other story number {n}</a>"
+    f"<span class='relSummary'>The summary of other story {n}: the council met again on Monday, and the mayor "
+    "said the ballots would be printed on time, whatever the opposition claimed. The printers, the clerks and "
+    "the volunteers, he added, were ready for the count.</span></div>"
+    for n in range(6))
+
+
+def test_a_related_box_of_teasers_with_summaries_goes_however_much_text_it_holds():
+    """An ASP.NET article panel holds the story and, under a heading that names a topic, not a list, six
+    linked titles each with its summary in a span: more text than the story, and still no part of it."""
+    html = ("<html><body><div class='colMain'><div id='ctl00_ContentPlaceHolder1_pnlArticle' class='articleBox'>"
+            "<h1>Story</h1><div class='artInfo'>17/04/2014 09:12 | By Eleni</div>"
+            f"<div id='ctl00_ContentPlaceHolder1_pnlBody' class='artBody'>{ARTICLE}</div>"
+            "<div class='artTags'>Tags: <a href='/t/1'>elections</a>, <a href='/t/2'>court</a></div>"
+            "<div id='ctl00_ContentPlaceHolder1_pnlRelated' class='relatedNews'><h3>Local elections 2014</h3>"
+            f"{RELATED_SUMMARIES}</div></div></div></body></html>")
+    markdown = extract_page(html).markdown
+    assert "second crossing each morning" in markdown and "late evening boat" in markdown
+    assert "Other story number" not in markdown and "The summary of other story" not in markdown
+
+
+COMPANY_SECTIONS = (
+    "<section class='services-block'><h2>Our services</h2><div class='services-list'>"
+    + "".join(f"<div class='service-item'><div class='service-name'><a href='/services/{n}/'>Service {n}</a></div>"
+              f"<div class='service-text'>Service {n}: we set up, adapt and support accounting software for shops, "
+              "factories and offices, with a visit from an engineer within the day.</div></div>" for n in range(6))
+    + "</div></section><section class='about-block'><h2>About the company</h2><p>We have been a partner of the "
+    "software's maker since 2006, with thirty-eight certified engineers, and our clients include retail chains, "
+    "factories, councils and hundreds of small firms across the region, served from three offices.</p></section>")
+WEBINAR = ("<p>We invite accountants and managers of small firms to a free webinar on moving their books to the "
+           "cloud, and what to check before they do.</p>"
+           "<p>The webinar takes place on 12 March at 11:00 and lasts about an hour and a half; the head of our "
+           "implementation team leads it.</p>"
+           "<p>To take part, fill in the registration form; we send the link to the stream the day before.</p>")
+
+
+def test_a_dated_news_item_under_the_pages_title_wins_over_the_sections_of_the_company_beside_it():
+    """A company's news item (its title, a line with its date, three paragraphs) and the site's service
+    cards and about text in one `content` block: the page does not say it is an article."""
+    html = ("<html><head><title>Free webinar on 12 March | Infosoft</title></head><body>"
+            "<div class='container content'><div class='news-detail'><h1>Free webinar on 12 March</h1>"
+            f"<span class='news-date-time'>02.03.2015</span>{WEBINAR}</div>{COMPANY_SECTIONS}</div></body></html>")
+    markdown = extract_page(html).markdown
+    assert "free webinar on moving their books" in markdown and "the day before" in markdown
+    assert "we set up, adapt and support" not in markdown and "thirty-eight certified" not in markdown
+
+
+def test_a_dated_header_with_its_standfirst_does_not_part_from_the_body_after_it():
+    """The title, a standfirst and a dated byline in the article's header, the body in blocks after it:
+    the header alone is no item of its own."""
+    header = ("<div class='article-header'><h1>Harbour ferry to resume</h1><p class='standfirst'>Passengers will "
+              "once again cross the harbour by boat from the spring, after a community group bought a vessel.</p>"
+              "<div class='byline'>By Hannah Coyle · 12 November 2019</div></div>")
+    html = ("<html><head><title>Harbour ferry to resume | Herald</title></head><body><div class='article-wrapper'>"
+            f"{header}<div class='article-body'>{ARTICLE}</div></div></body></html>")
+    markdown = extract_page(html).markdown
+    assert "once again cross the harbour" in markdown and "late evening boat" in markdown
+
+
+def test_a_box_of_further_reading_inside_the_story_is_no_part_of_it():
+    """A paper's "延伸阅读" box between the story's two parts: a heading and paragraphs of another text."""
+    first = ("<p>经审理查明，该团伙在两年多的时间里，通过多个网络招聘平台和社交软件大量发布虚假兼职信息，"
+             "先后骗取全国各地三百多名被害人共计四百余万元。</p>"
+             "<p>法院审理认为，各被告人以非法占有为目的，采用虚构事实的方法骗取他人财物，数额特别巨大，"
+             "其行为均已构成诈骗罪。</p>")
+    box = ("<div class='yanshen'><h4>延伸阅读</h4><p>市公安局反诈中心提醒：凡是冒充网店客服称商品质量有问题、"
+           "要求退款理赔的，都是典型的诈骗手法。</p>"
+           "<p>去年以来，我市各级公安机关共破获各类电信网络诈骗案件一千二百余起，抓获犯罪嫌疑人六百多名。</p></div>")
+    last = ("<div class='article-end'><p>据承办法官介绍，该团伙分工明确，有专人负责发布广告、有专人扮演客服和派单员，"
+            "还有专人负责转移赃款。</p><p>法官提醒广大市民，凡是要求先垫付资金的网络兼职都是诈骗，"
+            "一旦发现上当受骗，要第一时间保存好聊天记录并及时报警。</p></div>")
+    html = (f"<html><body><div class='article'><h1>诈骗团伙九人获刑</h1><div id='ozoom'>{first}</div>{box}{last}"
+            "</div></body></html>")
+    markdown = extract_page(html).markdown
+    assert "该团伙在两年多的时间里" in markdown and "及时报警" in markdown
+    assert "反诈中心提醒" not in markdown and "一千二百余起" not in markdown

@@ -75,6 +75,7 @@ NOTICES = [
     "Riproduzione riservata. Foto di archivio.",
     "Abdruck honorarfrei, Beleg erbeten.",
     "Przedruk tylko za zgodą redakcji.",
+    "Materiał chroniony prawem autorskim. Dalsze rozpowszechnianie artykułu możliwe wyłącznie za zgodą wydawcy.",
 ]
 SENTENCES = [
     "The company said the app had been downloaded two million times since its launch in March.",
@@ -96,6 +97,8 @@ SENTENCES = [
     "The bus timetable is no longer printed, so riders check the app.",
     "La ley federal prohíbe la reproducción de obras sin permiso del autor, recordó el juez.",
     "下一步，消费者扫描包装上的二维码，即可查看所购茶叶的产地和采摘日期。",  # a QR code in the story
+    "Die Fotos stammen aus unserem Archiv, sagte die Leiterin des Museums.",  # an archive in the story
+    "The story of the mill comes from the archive of the parish, the author writes.",
 ]
 
 
@@ -173,6 +176,10 @@ SITE_NOTES = [
     "Нажимая кнопку, вы даёте согласие на обработку персональных данных.",
     # a news site's archive banner, correction, paywall count and newsletter sign-up
     "This article is more than 2 years old and may contain outdated information.",
+    "This article is from our archive and was first published in 2014. Some details may have changed since.",
+    "Dieser Artikel stammt aus unserem Archiv und erschien zuerst 2013.",
+    "Эта статья из нашего архива: она была опубликована в 2012 году.",
+    "Το άρθρο προέρχεται από το αρχείο μας και δημοσιεύθηκε το 2015.",
     "Correction: An earlier version of this article misstated the price of a ticket.",
     "Sie haben Ihr Kontingent an freien Artikeln für diesen Monat erreicht.",
     "You have 2 free articles remaining this month.",

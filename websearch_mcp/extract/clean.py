@@ -504,7 +504,7 @@ def _is_furniture(element: HtmlElement, total: int, runs: dict[tuple[HtmlElement
     # whatever its name says, an element holding this much of the text is the article (of the text a reader
     # sees: a box of tags indented line by line is mostly white space)
     if size >= total * 0.4 and visible_length(text) >= shown * 0.35 and not (
-            kind.negative and is_notice_block(element, opens_as_notice, text)):
+            kind.negative and (is_notice_block(element, opens_as_notice, text) or is_teaser_grid(element))):
         return False
     tag = element.tag
     if calls and not thread and tag in _BOX_TAGS and size <= CALL_TEXT * 3 and _is_call_to_action(element, text):

@@ -488,8 +488,8 @@ def main_elements(root: HtmlElement, thread: bool = False, plain: bool = False,
     best = _inside_main(best, ranked, scores)
     title, names_page = _page_title(root.getroottree(), is_article)
     titled = _under_title(best, ranked, scores, title, names_page)
-    if titled is best and is_article and names_page and title is not None:
-        titled = _titles_branch(best, ranked, scores, title)
+    if titled is best and names_page and title is not None and (is_article or _dated_title(title)):
+        titled = _titles_branch(best, ranked, scores, title, body_needed=not is_article)
     passed_over, best = (best if titled is not best else None), titled
     posts = thread_of(best, scores)
     opening_post = None
@@ -608,18 +608,26 @@ def _under_title(best: HtmlElement, ranked: list[HtmlElement], scores: Scores, t
     return max(nearer, key=scores.final) if nearer else best
 
 
-def _titles_branch(best: HtmlElement, ranked: list[HtmlElement], scores: Scores, title: HtmlElement) -> HtmlElement:
+def _titles_branch(best: HtmlElement, ranked: list[HtmlElement], scores: Scores, title: HtmlElement,
+                   body_needed: bool = False) -> HtmlElement:
     """On an article's page whose best candidate holds the page's title (one that names the page) and more
     (a company's <main>, which its tag and class words put first, with its news item, its service cards
     and its "about us"), the best block in the branch that holds the title, when it scores half the
-    best's own points: the item the title names."""
+    best's own points: the item the title names. On another page (a dated item's title), only a block
+    that holds the item's body too (paragraphs of prose, not a header's standfirst and byline)."""
     branch = next((a for a in title.iterancestors() if a.getparent() is best), None)
     if branch is None:
         return best
     floor = scores.base(best) * TITLED_SHARE
     inside = [c for c in ranked if within(c, branch) and scores.base(c) >= floor
-              and scores.paragraphs.get(c, 0) >= BRANCH_PARAGRAPHS and _prose_length(c) >= LIST_RIVAL_PROSE]
+              and scores.paragraphs.get(c, 0) >= BRANCH_PARAGRAPHS and _prose_length(c) >= LIST_RIVAL_PROSE
+              and (not body_needed or _prose_paragraphs(c) >= BRANCH_PARAGRAPHS)]
     return max(inside, key=scores.final) if inside else best
+
+
+def _prose_paragraphs(element: HtmlElement) -> int:
+    """The <p> of a block that hold a sentence's worth of text (LIST_RIVAL_PROSE visible characters)."""
+    return sum(1 for paragraph in element.iter("p") if visible_length(text_of(paragraph)) >= LIST_RIVAL_PROSE)
 
 
 def _page_title(tree: etree._ElementTree, article: bool) -> tuple[HtmlElement | None, bool]:
@@ -635,6 +643,20 @@ def _page_title(tree: etree._ElementTree, article: bool) -> tuple[HtmlElement | 
 
 
 TITLE_H2 = 20  # <h2> looked at for the page's title
+DATE_LINE = 60  # visible characters of a line that gives an item's date ("Opublikowano: 22.01.2016")
+DATE = re.compile(r"\b(?:\d{1,2}[./-]\d{1,2}[./-](?:\d{4}|\d{2})|\d{4}-\d{2}-\d{2}|\d{1,2}\.? [^\W\d]{3,} \d{4}|"
+                  r"[^\W\d]{3,}\.? \d{1,2},? \d{4})\b")
+
+
+def _dated_title(title: HtmlElement) -> bool:
+    """Whether a line giving a date follows the title right after it (a company's news item: its heading,
+    then "02.03.2015"): the title of one dated item, whatever the page says it is."""
+    for sibling in itertools.islice(title.itersiblings(), 2):
+        if isinstance(sibling.tag, str):
+            text = " ".join(sibling.text_content().split())
+            if sibling.tag == "time" or (len(text) <= DATE_LINE and DATE.search(text) is not None):
+                return True
+    return False
 
 
 def _names_page(heading: HtmlElement) -> bool:

@@ -92,6 +92,8 @@ _NOTICE_ONLY = (
     r"tutti i diritti riservati|utilizza (?:i )?cookie|"
     # Polish
     r"wszelkie prawa zastrzeżone|nie ponosi odpowiedzialności|używa plików cookie|"
+    r"materiał(?:y)? chronion[ey] prawem autorskim|"
+    r"(?:dalsze )?rozpowszechnianie (?:\w+ )?(?:możliwe )?wyłącznie za zgodą|"
     # Russian
     r"все права защищены|не несе[тё] ответственности|использует файлы cookie|"
     r"при (?:полном или частичном )?(?:использовании|копировании|цитировании) материалов|"
@@ -171,6 +173,14 @@ _SITE_NOTE = (
     r"(?:is|are) not affiliated with|"
     # an archive banner, a correction, a paywall's count, a newsletter's sign-up (news sites)
     r"this (?:article|story) is (?:more than|over) \w+ years? old|este artigo tem mais de \w+ anos|"
+    r"this (?:article|story|post|report) (?:is|comes) from (?:our|the) archives?|"
+    r"(?:dieser artikel|dieser beitrag) (?:stammt )?aus unserem archiv|"
+    r"(?:cet article|ce texte) (?:est issu|provient) de nos archives|"
+    r"(?:este artículo|esta noticia) (?:procede|es) de nuestro archivo|"
+    r"(?:questo articolo|quest['’]articolo) (?:proviene|è) dal nostro archivio|"
+    r"(?:ten )?(?:artykuł|tekst) pochodzi z (?:naszego )?archiwum|"
+    r"(?:эта )?(?:статья|заметка|материал) из (?:нашего )?архива|"
+    r"(?:το άρθρο|αυτό το άρθρο) (?:είναι|προέρχεται) από το αρχείο μας|"
     r"dieser artikel ist (?:mehr als|über) \w+ jahre alt|cet article a plus de \w+ ans|"
     r"este artículo tiene más de \w+ años|questo articolo ha più di \w+ anni|"
     r"an earlier version of this (?:article|story)|une version précédente de cet article|"
@@ -322,7 +332,8 @@ _SITE_NOTE_HINTS = ("cookie", "browser", "navegador", "navigateur", "przegl", "�
                     "linkeket", "нажимая", "clicking", "spam", "спам", "unsubscri", "abbestell", "désinscri",
                     "pourriel", "désabonnement", "聯盟", "联盟", "years old", "year old", "suscrí", "mais de",
                     "jahre alt", "plus de", "published", "pubblicato", "publicado", "publié", "veröffentlicht",
-                    "outdated", "out-of-date", "no longer", "há mais", "desatualiz", "risale",
+                    "outdated", "out-of-date", "archiv", "archiw", "архив", "αρχείο",
+                    "no longer", "há mais", "desatualiz", "risale",
                     "aggiornat", "år gam", "utdatert", "forældede", "inaktuell", "jaar oud", "verouderde",
                     "nieaktualn", "ponad", "więcej", "neaktuáln", "более", "устаревш", "неактуальн", "δημοσιεύθηκε",
                     "archyvo", "nebeatnaujinamas", "訂正", "更正", "versione precedente", "versão anterior",

@@ -297,11 +297,13 @@ _COMMENT_WORDS = (
     r"guestbook|gästebuch|livre d['’]or|libro de visitas|(?:dal )?libro degli ospiti|księga gości|"
     r"гостевая книга|condolences|kondolenzen|μηνύματα συλλυπητηρίων|"
     r"评论|評論|留言|コメント|댓글|تعليقات|التعليقات|תגובות|نظرات|دیدگاه‌ها|دیدگاه ها|टिप्पणियाँ|टिप्पणियां|ความคิดเห็น")
+# Whose they are, before the word: "Reader reactions (12)", "Readers' comments", "Leserkommentare".
+_READERS = r"(?:readers?['’]?|users?['’]?|visitors?['’]?|leser|lecteurs|lectores|lettori|leitores|czytelników)"
 # A title that names the comments below it, with or without their count and a word after it:
 # "Comments (3)", "Kommentare", "Відгуки покупців (4)", "评论(5)" (not "Your comments": a page of
 # readers' contributions is its content).
 COMMENTS_TITLE = re.compile(
-    rf"^\W*(?:\d+\s*)?(?:{_COMMENT_WORDS})(?:\s+[^\W\d]+)?\s*[(\[]?\s*\d*\s*[)\]]?\W*$",
+    rf"^\W*(?:\d+\s*)?(?:{_READERS}\s*)?(?:{_COMMENT_WORDS})(?:\s+[^\W\d]+)?\s*[(\[]?\s*\d*\s*[)\]]?\W*$",
     re.IGNORECASE)
 # "Other news", "More announcements", "Weitere Stellenangebote", "Diğer duyurular": the site's other pages.
 _OTHER_PAGES = (
@@ -470,7 +472,13 @@ def _rows_are_cards(section: HtmlElement, title: HtmlElement) -> bool:
     """Whether a section (the title aside) is three or more cards alike, or two or more rows alike each
     opening with a link (a list of other pages)."""
     rows = _rows_alike(section, title)
-    return len(rows) >= REPLY_ROWS or (len(rows) >= RELATED_LINKS and all(_opens_with_link(row) for row in rows))
+    if len(rows) >= REPLY_ROWS or (len(rows) >= RELATED_LINKS and all(_opens_with_link(row) for row in rows)):
+        return True
+    # a box of its own under such a heading, holding paragraphs and nothing else (a paper's "延伸阅读" beside
+    # the story, a "Read also" with the other story's opening): another story's text, not more of this one
+    blocks = sum(1 for child in section if isinstance(child.tag, str))
+    return (title.getparent() is section and title.tag in _HEADING_TAGS and bool(rows)
+            and all(row.tag == "p" for row in rows) and len(rows) == blocks - 1)
 
 
 def _rows_are_links(section: HtmlElement, title: HtmlElement) -> bool:

@@ -18,6 +18,8 @@ from lxml import etree
 
 from websearch_mcp.extract.clean import drop
 from websearch_mcp.extract.main_content import (
+    DATE,
+    DATE_LINE,
     FURNITURE_TAGS,
     INLINE_TAGS,
     Scores,
@@ -115,11 +117,8 @@ def _in_post(element: HtmlElement, area: HtmlElement) -> bool:
                for other in area.iter("article"))
 
 
-DATE_LINE = 60  # visible characters of a line that gives an item's date ("Opublikowano: 22.01.2016")
 ITEM_PARTS = 4  # blocks before the body looked at for the item's title and date
 TITLE_LINE = 200  # visible characters of a box around the item's title
-_DATE = re.compile(r"\b(?:\d{1,2}[./-]\d{1,2}[./-](?:\d{4}|\d{2})|\d{4}-\d{2}-\d{2}|\d{1,2}\.? [^\W\d]{3,} \d{4}|"
-                   r"[^\W\d]{3,}\.? \d{1,2},? \d{4})\b")
 _ITEM_TITLES = frozenset({"h1", "h2", "h3"})
 
 
@@ -136,7 +135,7 @@ def is_dated_item(element: HtmlElement) -> bool:
                                            and next(sibling.iter(*_ITEM_TITLES), None) is not None):
             titled = True  # (a heading, or a box of its own around one: Joomla's `page-header`)
             break
-        dated = dated or (len(text) <= DATE_LINE and _DATE.search(text) is not None) or sibling.tag == "time"
+        dated = dated or (len(text) <= DATE_LINE and DATE.search(text) is not None) or sibling.tag == "time"
     return titled and dated
 
 

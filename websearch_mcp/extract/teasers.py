@@ -3,6 +3,7 @@ the page marks as related. Chosen beside an article, they are not more of it."""
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 
 from websearch_mcp.extract.replies import RELATED_MARK
@@ -138,11 +139,18 @@ def _text_after_link(card: HtmlElement) -> bool:
 
 
 def _title_on_its_own_line(card: HtmlElement) -> bool:
-    """A card that opens with a linked title and a line break (`<a><b>Title</b></a><br>A line`): a
-    teaser, where a paragraph that opens with a link runs on after it."""
+    """A card that opens with a linked title and a line break (`<a><b>Title</b></a><br>A line`), a block,
+    or a span its class calls a summary (`<span class="relSummary">`): a teaser, where a paragraph that
+    opens with a link runs on after it."""
     link = next(card.iter("a"))
     after = link.getnext()
-    return after is not None and after.tag == "br" and not (link.tail or "").strip()
+    if after is None or (link.tail or "").strip():
+        return False
+    return after.tag in _LINE_AFTER or (after.tag == "span" and _SUMMARY.search(after.get("class") or "") is not None)
+
+
+_LINE_AFTER = frozenset({"br", "p", "div"})
+_SUMMARY = re.compile(r"summary|excerpt|teaser|snippet|desc|anons|intro|lead", re.IGNORECASE)
 
 
 def card_signature(element: HtmlElement) -> str:
