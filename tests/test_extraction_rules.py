@@ -2158,3 +2158,33 @@ def test_a_box_of_further_reading_inside_the_story_is_no_part_of_it():
     markdown = extract_page(html).markdown
     assert "该团伙在两年多的时间里" in markdown and "及时报警" in markdown
     assert "反诈中心提醒" not in markdown and "一千二百余起" not in markdown
+
+
+def test_a_joomla_notice_wins_over_the_layout_table_and_the_module_after_it_stays_out():
+    """Joomla 1.5 in a table layout: the page's one table (`id="main-table"`: its menus, the notice, the
+    office's boxes and footer), the notice in `contentpaneopen`, and a module of the office's services in
+    sentences right after it (`moduletable_sprawy`)."""
+    menu = "".join(f"<li><a href='/m/{n}'><span>Menu item number {n}</span></a></li>" for n in range(19))
+    services = "".join(
+        f"<tr><td class='sprawa-tytul'><a href='/s/{n}'><strong>Sprawa {n}</strong></a></td></tr><tr><td "
+        f"class='sprawa-opis'>Service {n}: the application is made in person at the office, room {n}, and "
+        "the document is collected after about thirty days, on showing the old one.</td></tr>" for n in range(6))
+    module = (f"<div class='moduletable_sprawy'><h3>How to settle a matter</h3><table class='sprawy'>{services}"
+              "</table></div>")
+    notice = ("<table class='contentpaneopen'><tr><td class='contentheading'>Bulky waste collection</td></tr></table>"
+              "<table class='contentpaneopen'><tr><td class='createdate'>Monday, 04 April 2011 10:15</td></tr>"
+              f"<tr><td valign='top'>{ARTICLE}</td></tr></table><span class='article_separator'> </span>")
+    boxes = ("<div class='moduletable'><h3>The mayor</h3><p>The mayor receives residents with complaints and "
+             "requests on Mondays from noon to four, after booking by telephone with the office.</p></div>"
+             "<div class='moduletable'><h3>Telephones</h3><ul><li>Office: 00 000 00 00</li><li>Library: 00 000 00 01"
+             "</li></ul></div>")
+    footer = ("<tr><td colspan='3' id='footer'><p>The office, 8 Main Street. Open on Mondays from 8.00 to 16.00, "
+              "from Tuesday to Thursday from 7.30 to 15.30, and on Fridays from 7.30 to 14.30.</p></td></tr>")
+    html = ("<html><body><div id='wrapper'><table id='main-table'><tr><td colspan='3' id='header'><h1>Borowice</h1>"
+            "<p class='slogan'>The council's official site</p></td></tr><tr><td id='left'>"
+            f"<div class='moduletable_menu'><h3>Main menu</h3><ul class='menu'>{menu}</ul></div></td>"
+            f"<td id='content'>{notice}{module}</td><td id='right'>{boxes}</td></tr>{footer}</table></div>"
+            "</body></html>")
+    markdown = extract_page(html).markdown
+    assert "second crossing each morning" in markdown and "late evening boat" in markdown
+    assert "the application is made in person" not in markdown and "from Tuesday to Thursday" not in markdown

@@ -117,7 +117,7 @@ _PLACE_FIRST = frozenset({"below", "after", "before", "above", "under", "beneath
 # buttons, its related stories), whatever article word comes before.
 _ARTICLES_BOXES = frozenset({"tag", "tags", "share", "sharing", "social", "related", "newsletter", "subscribe",
                              "promo", "ad", "ads", "advert", "advertisement", "sponsor", "sponsored", "recommended",
-                             "trending", "popular", "keywords", "next", "prev"})
+                             "trending", "popular", "keywords", "next", "prev", "table"})
 # Page builders whose every block is a "widget" (`elementor-widget-heading`, `elementor-widget-container`;
 # HubSpot's `dnd-module` beside `widget-type-rich_text`, `hs_cos_wrapper_widget`): the word names the
 # builder's unit, the article's paragraphs included, not a sidebar's box.

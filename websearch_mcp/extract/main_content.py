@@ -838,10 +838,27 @@ def _with_siblings(best: HtmlElement, scores: Scores) -> list[HtmlElement]:
               or is_box_of_notices(sibling)):
             continue  # a form to fill in (a comment form and its rules), a sidebar or a menu by its tag or
             # role, the shop's products or the coming classes: not more of the article, however much text
-        elif ((scores.subtree.get(sibling, 0.0) >= enough and link_density(sibling) < 0.3)
-                or _is_prose(sibling, scores) or sibling in openings) and not _opens_as_notice(sibling):
+        elif _joins(sibling, scores, enough, openings) and not _opens_as_notice(sibling):
             chosen.append(sibling)  # (not a disclaimer or a copyright line beside it, in whatever language)
     return _with_repeated_parents(parent, chosen, scores, threshold)
+
+
+def _joins(sibling: HtmlElement, scores: Scores, enough: float, openings: list[HtmlElement]) -> bool:
+    """Whether a block beside the article is more of it: its opening, or enough article text with few links
+    or prose, unless its class or id calls it furniture."""
+    if sibling in openings:
+        return True
+    text_enough = scores.subtree.get(sibling, 0.0) >= enough and link_density(sibling) < 0.3
+    return (text_enough or _is_prose(sibling, scores)) and not _named_furniture(sibling, scores)
+
+
+def _named_furniture(element: HtmlElement, scores: Scores) -> bool:
+    """A block its class or id calls furniture and nothing of the article (a Joomla module after the
+    article: `moduletable_sprawy`, the office's services in sentences)."""
+    if scores.plain:
+        return False
+    kind = kind_of(element)
+    return kind.negative and not kind.positive and not kind.comments
 
 
 def _opening_block(best: HtmlElement, scores: Scores) -> HtmlElement | None:
