@@ -2188,3 +2188,32 @@ def test_a_joomla_notice_wins_over_the_layout_table_and_the_module_after_it_stay
     markdown = extract_page(html).markdown
     assert "second crossing each morning" in markdown and "late evening boat" in markdown
     assert "the application is made in person" not in markdown and "from Tuesday to Thursday" not in markdown
+
+
+def test_the_lead_in_a_teaser_block_under_the_title_joins_and_a_read_also_box_goes():
+    """Contao's news reader: a kicker and date line, the title, the lead in `<div class="teaser">`, the body
+    in text elements, and between them a "Lesen Sie auch" box of two linked titles with a line each."""
+    lead = ("<div class='teaser'><p><strong>Vier von fünf Fachbetrieben haben inzwischen mehr Anfragen für "
+            "Wärmepumpen im Bestand, als sie in diesem Jahr umsetzen können.</strong></p></div>")
+    box = ("<div class='ce_text lesetipp block'><h3>Lesen Sie auch</h3><ul>"
+           "<li><a href='/a/1'>Hydraulischer Abgleich: Was die Pflicht bedeutet</a><br><span>Seit dem Herbst gilt "
+           "für größere Gebäude eine Frist zur Optimierung, die Innungen rechnen mit Rückfragen.</span></li>"
+           "<li><a href='/a/2'>Nachwuchs: Mehr Ausbildungsverträge</a><br><span>Nach Jahren des Rückgangs melden "
+           "die Kammern wieder ein leichtes Plus bei den neuen Lehrverträgen.</span></li></ul></div>")
+    html = ("<html><body><main id='main'><div class='mod_newsreader block'><div class='layout_full block'>"
+            "<p class='info'><span class='kicker'>Umfrage</span> <time>05.10.2023</time></p>"
+            f"<h1>Wärmepumpen im Altbau</h1>{lead}<div class='ce_text block'>{ARTICLE}</div>{box}"
+            f"<div class='ce_text block'>{ARTICLE.replace('ferry', 'bus')}</div></div></div></main></body></html>")
+    markdown = extract_page(html).markdown
+    assert "Vier von fünf Fachbetrieben" in markdown and "second crossing each morning" in markdown
+    assert "Seit dem Herbst gilt" not in markdown and "Nach Jahren des Rückgangs" not in markdown
+
+
+def test_a_teaser_block_that_is_a_boxs_only_line_at_the_end_is_no_lead():
+    """A box after the article whose one line sits in a teaser block ("Tagesschau reported on this on …")."""
+    html = ("<html><body><div class='article'><h1>Title</h1>"
+            f"{ARTICLE}<div class='infokasten'><div class='teaser'><p class='teasertext'>Über dieses Thema "
+            "berichtete die Sendung am 3. August 2020 um 8 Uhr in ihrer ersten Ausgabe des Tages.</p></div></div>"
+            "</div></body></html>")
+    markdown = extract_page(html).markdown
+    assert "second crossing each morning" in markdown and "Über dieses Thema" not in markdown

@@ -76,6 +76,9 @@ NOTICES = [
     "Abdruck honorarfrei, Beleg erbeten.",
     "Przedruk tylko za zgodą redakcji.",
     "Materiał chroniony prawem autorskim. Dalsze rozpowszechnianie artykułu możliwe wyłącznie za zgodą wydawcy.",
+    "La información es de carácter educativo y no sustituye la consulta con un médico especialista.",
+    "Responsable sanitario: Dr. Ernesto Villaseñor, Cédula profesional 4871203. Aviso de publicidad COFEPRIS 2433.",
+    "As informações deste blog não substituem o acompanhamento individual com nutricionista ou médico.",
 ]
 SENTENCES = [
     "The company said the app had been downloaded two million times since its launch in March.",
@@ -99,6 +102,8 @@ SENTENCES = [
     "下一步，消费者扫描包装上的二维码，即可查看所购茶叶的产地和采摘日期。",  # a QR code in the story
     "Die Fotos stammen aus unserem Archiv, sagte die Leiterin des Museums.",  # an archive in the story
     "The story of the mill comes from the archive of the parish, the author writes.",
+    "Er folgt meinem Rat und schreibt jetzt selbst über seine Reisen.",  # "follows my advice", not a blog
+    "El hospital sustituye la consulta presencial por una llamada cuando el paciente lo pide.",
 ]
 
 
@@ -178,6 +183,9 @@ SITE_NOTES = [
     "This article is more than 2 years old and may contain outdated information.",
     "This article is from our archive and was first published in 2014. Some details may have changed since.",
     "Dieser Artikel stammt aus unserem Archiv und erschien zuerst 2013.",
+    "Folge meinem Blog per E-Mail und du bekommst jedes neue Rezept direkt in dein Postfach.",
+    "この記事は最終更新日から3年以上が経過しています。料金や営業時間は現在と異なる可能性があります。",
+    "このブログの読者になると、新しい記事が公開されたときにお知らせが届きます。",
     "Эта статья из нашего архива: она была опубликована в 2012 году.",
     "Το άρθρο προέρχεται από το αρχείο μας και δημοσιεύθηκε το 2015.",
     "Correction: An earlier version of this article misstated the price of a ticket.",

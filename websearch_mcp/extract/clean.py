@@ -12,6 +12,7 @@ from lxml import etree
 from websearch_mcp.extract.labels import LEAD, hides, kind_of
 from websearch_mcp.extract.main_content import is_sentence
 from websearch_mcp.extract.notices import (
+    PROSE_BESIDE,
     is_box_of_notices,
     is_notice_block,
     opening_of,
@@ -614,11 +615,21 @@ LEAD_PARAGRAPH = 50  # visible characters of a sentence that make a "teaser" par
 
 
 def _is_lead_paragraph(element: HtmlElement, text: str) -> bool:
-    """A paragraph inside the article that a class calls its "teaser" (as German sites mark the lead):
-    a sentence without links, not a teaser of another page."""
-    return (element.tag == "p" and "teaser" in (element.get("class") or "").lower()
+    """A paragraph inside the article, or a block of one paragraph under the title, that a class calls its
+    "teaser" (as German sites and Contao's news reader mark the lead): a sentence without links, not a
+    teaser of another page."""
+    one_paragraph = element.tag == "p" or (element.tag == "div" and len(element) == 1 and element[0].tag == "p"
+                                           and _opens_its_block(element))
+    return (one_paragraph and "teaser" in (element.get("class") or "").lower()
             and visible_length(text) >= LEAD_PARAGRAPH and ends_a_sentence(text)
             and link_density(element, text) == 0.0)
+
+
+def _opens_its_block(element: HtmlElement) -> bool:
+    """Whether short lines (a title, a date, a kicker), and nothing else, come before a block in its parent
+    (not a box's only text: "Tagesschau reported on this on 3 August")."""
+    before = [sibling for sibling in element.itersiblings(preceding=True) if isinstance(sibling.tag, str)]
+    return bool(before) and all(visible_length(text_of(sibling)) < PROSE_BESIDE for sibling in before)
 
 
 OWN_PROSE = 150  # visible characters of a paragraph of sentences, with few links, that a block holds itself

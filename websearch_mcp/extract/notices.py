@@ -69,6 +69,9 @@ _NOTICE_ONLY = (
     r"(?:une consultation|un (?:avis|conseil))|"
     r"ont un caractère (?:purement )?(?:général|informatif|indicatif)|"
     r"no sustituye (?:una|la) (?:valoración|consulta|atención|asesoría)|non sostituisce il parere|"
+    r"não substitu(?:i|em) (?:a |o |uma |um )?(?:consulta|acompanhamento|orientação|avaliação|atendimento)|"
+    # a Mexican health site's legal lines: its medical officer, the health regulator's advertising notice
+    r"responsable sanitario|aviso de publicidad cofepris|"
     r"nie zastępuje (?:porady|konsultacji)|nie zastąpi(?:ą)? (?:porady|konsultacji)|"
     r"(?:mają|ma) charakter (?:wyłącznie |jedynie |tylko )?informacyjny|"
     r"nem helyettesíti?k? (?:az? )?(?:szak)?orvosi|kizárólag tájékoztató jellegű\w*|"
@@ -159,6 +162,7 @@ _SITE_NOTE = (
     r"поддержите (?:независимую |нашу )?журналистику|follow us on google news|"
     # a channel or a blog to follow, and the cookie note, in the Nordic languages
     r"join our whatsapp channel|rejoignez notre (?:chaîne|canal) whatsapp|únete a nuestro canal de whatsapp|"
+    r"folge (?:meinem|unserem) blog|folgt (?:meinem|unserem) blog|abonniere (?:meinen|unseren) blog|"
     r"følg bloggen|følg oss på|vi bruker informasjonskapsler|vi bruger cookies|vi använder (?:cookies|kakor)|"
     r"käytämme evästeitä|"
     r"ikuti \w+(?: \w+){0,3} di google news|simak berita(?: \w+){0,6} di google news|"
@@ -262,8 +266,10 @@ _SITE_NOTE = (
     r"devi (?:essere registrato|effettuare il login)|musisz być zalogowan[ya]|"
     r"необходимо (?:авторизоваться|войти)|πρέπει να (?:είστε συνδεδεμένοι|συνδεθείτε)|"
     r"παλιά έκδοση του (?:internet explorer|browser|φυλλομετρητή)")
-# The cookie note in Japanese, Korean and Chinese (no word edges).
-_SITE_NOTE_CJK = (r"(?:cookie|クッキー)を(?:使用|利用)|쿠키를 사용|使用cookie|コメントは承認制|"
+# The cookie note in Japanese, Korean and Chinese (no word edges); a Japanese blog's follow box and its
+# notice that an entry is years old.
+_SITE_NOTE_CJK = (r"このブログの読者になると|最終更新日から\S{1,4}年以上(?:が)?経過|"
+                  r"(?:cookie|クッキー)を(?:使用|利用)|쿠키를 사용|使用cookie|コメントは承認制|"
                   r"쿠팡 ?파트너스|수수료를 제공받|聯盟行銷|联盟营销|"
                   r"アフィリエイト(?:広告|プログラム)を(?:利用|使用)|(?:プロモーション|広告)が含まれています|"
                   r"(?:おわび|お詫び)と訂正|更正(?:声明|启事|啟事)")
@@ -345,7 +351,8 @@ _SITE_NOTE_HINTS = ("cookie", "browser", "navegador", "navigateur", "przegl", "�
                     "google news", "εκφράζουν", "υιοθετεί", "незарегистр", "подписывайт", "inbox", "indbakke", "inkorg",
                     "innboks", "postfach", "boîte", "bandeja", "caixa", "casella", "mailbox", "skrzyn",
                     "abone", "assine", "javascript", "flash", "tarayıcı", "helyettesít", "tájékoztató", "download",
-                    "quitter", "whatsapp", "følg", "informasjonskapsler", "bruger cookies", "använder", "evästeitä",
+                    "quitter", "whatsapp", "følg", "folge", "folgt", "abonniere", "読者", "経過",
+                    "informasjonskapsler", "bruger cookies", "använder", "evästeitä",
                     " app", "qr ", "ऐप", "laden sie", "téléchargez", "descarga")
 
 

@@ -309,6 +309,7 @@ COMMENTS_TITLE = re.compile(
 _OTHER_PAGES = (
     r"(?:other|more|latest) (?:news|stories|articles|posts|announcements|notices|jobs|vacancies|releases|events)|"
     r"weitere (?:nachrichten|meldungen|artikel|beiträge|stellenangebote|stellen|pressemitteilungen|termine)|"
+    r"lesen sie (?:auch|mehr)|"
     r"autres (?:actualités|articles|offres|communiqués|annonces)|(?:à )?lire aussi|sur le même sujet|"
     r"(?:otras|más) (?:noticias|ofertas|convocatorias)|otros (?:artículos|avisos)|te puede interesar|"
     r"altre (?:notizie|offerte|news)|altri (?:articoli|avvisi)|leggi anche|"
