@@ -2217,3 +2217,27 @@ def test_a_teaser_block_that_is_a_boxs_only_line_at_the_end_is_no_lead():
             "</div></body></html>")
     markdown = extract_page(html).markdown
     assert "second crossing each morning" in markdown and "Über dieses Thema" not in markdown
+
+
+def test_a_block_themes_post_content_is_the_post_whatever_the_template_puts_beside_it():
+    """A WordPress block theme's single template: the title group, the post content block (a two-paragraph
+    brief), then the site's own offer columns and "about" media-text, all in one <main>."""
+    brief = ("<p>From 1 March we take applications for the coming school year, for children aged three to six; "
+             "forms are at the office and on this site, and can be sent by e-mail or brought in person.</p>"
+             "<p>The open days are on Saturday 9 March from ten to two, when parents can see the rooms and the "
+             "garden, meet the teachers and ask about the day's plan, the meals and the fees.</p>")
+    offer = "".join(f"<div class='wp-block-column'><h3>Offer {n}</h3><p>Offer number {n}: short daily lessons "
+                    "with a native speaker, songs and games, all included in the monthly fee for every group.</p>"
+                    "</div>" for n in range(6))
+    html = ("<html><head><title>Applications for 2024/2025</title></head><body><div class='wp-site-blocks'>"
+            "<main class='wp-block-group'><div class='wp-block-group'><h1 class='wp-block-post-title'>Applications "
+            "for 2024/2025</h1><div class='wp-block-post-date'><time>5 February 2024</time></div></div>"
+            f"<div class='entry-content wp-block-post-content is-layout-constrained'>{brief}</div>"
+            f"<div class='wp-block-group alignwide'><h2>Our offer</h2><div class='wp-block-columns'>{offer}</div></div>"
+            "<div class='wp-block-group alignwide'><div class='wp-block-media-text'><div class='wp-block-media-text__"
+            "content'><h2>About the kindergarten</h2><p>Sunny Meadow has worked since 2012 in a renovated villa with "
+            "a large garden, and cares for ninety children in four groups with twelve teachers.</p></div></div></div>"
+            "</main></div></body></html>")
+    markdown = extract_page(html).markdown
+    assert "we take applications" in markdown and "meet the teachers" in markdown
+    assert "Offer number" not in markdown and "renovated villa" not in markdown

@@ -513,6 +513,8 @@ def main_elements(root: HtmlElement, thread: bool = False, plain: bool = False,
             c for c in _with_siblings(outer, scores)
             if c is outer or not (_related(c, best) or c is best or _mostly_list_items(c))]
         best = outer
+    elif (post := _post_content(scores)) is not None:
+        best, chosen = post, [post]  # a block theme's post, whatever blocks of the site's template sit around it
     else:
         best = _climb(best, scores, passed_over)
         if passed_over is not None and best.getparent() is passed_over:
@@ -522,6 +524,18 @@ def main_elements(root: HtmlElement, thread: bool = False, plain: bool = False,
     if opening_post is not None and not any(_related(opening_post, c) for c in chosen):
         chosen = [opening_post, *chosen]
     return _under_lead(chosen, scores)
+
+
+def _post_content(scores: Scores) -> HtmlElement | None:
+    """WordPress's post content block (`wp-block-post-content`), when the page has one that holds prose: in
+    a block theme, the post itself; the template's own blocks around it (the site's offer, its "about
+    us") are not more of it. (A list of posts shows each in a block of its own: no one post there.)"""
+    if scores.plain or scores.thread:
+        return None
+    posts = [element for element in scores.readability if "wp-block-post-content" in (element.get("class") or "")]
+    if len(posts) != 1 or _prose_length(posts[0]) < LIST_RIVAL_PROSE:
+        return None
+    return posts[0]
 
 
 def _opening_post(replies_block: HtmlElement, ranked: list[HtmlElement], scores: Scores) -> HtmlElement | None:
