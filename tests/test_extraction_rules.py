@@ -2241,3 +2241,31 @@ def test_a_block_themes_post_content_is_the_post_whatever_the_template_puts_besi
     markdown = extract_page(html).markdown
     assert "we take applications" in markdown and "meet the teachers" in markdown
     assert "Offer number" not in markdown and "renovated villa" not in markdown
+
+
+def test_a_brief_in_the_section_after_the_titles_wins_over_the_about_section_further_down():
+    """Divi: the title in a section of its own, the two-paragraph brief in the next, then the firm's service
+    blurbs and its "about us" text (more of it, with more commas) in sections of their own: all at the same
+    depth below the builder's frame. The brief is read, without the sections after it."""
+    def section(n: int, inner: str) -> str:
+        return (f"<div class='et_pb_section et_pb_section_{n}'><div class='et_pb_row'><div class='et_pb_column'>"
+                f"{inner}</div></div></div>")
+
+    brief = ("<div class='et_pb_module et_pb_text'><div class='et_pb_text_inner'><p>From Monday 8 January our "
+             "office welcomes you at its new address, 48 Meuse Avenue, next to the station.</p><p>The building "
+             "has step-free access and parking for clients at the back; the office is closed on 4 and 5 January "
+             "for the move, and our numbers stay the same.</p></div></div>")
+    blurbs = "".join(f"<div class='et_pb_module et_pb_blurb'><h4>Service {n}</h4><div class='et_pb_blurb_description'>"
+                     f"<p>Blurb {n}: we keep your books and file your VAT returns.</p></div></div>" for n in range(3))
+    about = ("<div class='et_pb_module et_pb_text'><div class='et_pb_text_inner'><h2>About us</h2><p>Founded in 1991, "
+             "the firm has grown from one accountant to fourteen, with certified experts, two offices, a payroll "
+             "service, and clients in trade, crafts, farming, care and the liberal professions.</p><p>We believe "
+             "in advice close to you, in plain words, at a fixed price, agreed in advance, every year.</p></div></div>")
+    html = ("<html><head><title>Our office moves in January | Delvaux</title></head><body><article class='post'>"
+            "<div class='entry-content'><div class='et_builder_inner_content'>"
+            + section(0, "<div class='et_pb_post_title'><h1>Our office moves in January</h1></div>")
+            + section(1, brief) + section(2, blurbs) + section(3, about)
+            + "</div></div></article></body></html>")
+    markdown = extract_page(html).markdown
+    assert "new address, 48 Meuse Avenue" in markdown and "our numbers stay the same" in markdown
+    assert "Blurb 0" not in markdown and "Founded in 1991" not in markdown

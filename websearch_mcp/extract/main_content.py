@@ -517,7 +517,8 @@ def main_elements(root: HtmlElement, thread: bool = False, plain: bool = False,
         best, chosen = post, [post]  # a block theme's post, whatever blocks of the site's template sit around it
     else:
         best = _climb(best, scores, passed_over)
-        if passed_over is not None and best.getparent() is passed_over:
+        if passed_over is not None and (best.getparent() is passed_over
+                                        or _site_sections_beside(best, passed_over, title)):
             chosen = [best]  # the branch under the title, not the blocks beside it it won over (the site's)
         else:
             chosen = [c for c in _with_siblings(best, scores) if passed_over is None or not within(passed_over, c)]
@@ -616,10 +617,39 @@ def _under_title(best: HtmlElement, ranked: list[HtmlElement], scores: Scores, t
     # a lead beside the title has fewer paragraphs than the body (a brief has a few of its own)
     count = min(scores.paragraphs.get(best, 0), BRIEF_PARAGRAPHS)
     shortest = visible_length(text_of(best)) * TITLED_TEXT
-    nearer = [c for c in ranked if _reach(c, reach) < furthest and scores.final(c) >= floor
+    after = _block_after_title(title, best, best_reach) if names_page else None
+    nearer = [c for c in ranked if (_reach(c, reach) < furthest or (
+                  after is not None and within(c, after) and _prose_paragraphs(c) >= BRANCH_PARAGRAPHS))
+              and scores.final(c) >= floor
               and scores.paragraphs.get(c, 0) >= count and not _related(c, best) and c not in reach
               and _prose_length(c) >= LIST_RIVAL_PROSE and visible_length(text_of(c)) >= shortest]
     return max(nearer, key=scores.final) if nearer else best
+
+
+def _site_sections_beside(chosen: HtmlElement, passed_over: HtmlElement, title: HtmlElement | None) -> bool:
+    """Whether the block chosen under the title won over one as far from the title as itself, in a later
+    section of the same frame (a page builder's: the title's section, the brief's, then the site's
+    services, then its "about us"): the sections after the brief's are the site's, not more of it."""
+    if title is None:
+        return False
+    reach = {ancestor: depth for depth, ancestor in enumerate(title.iterancestors())}
+    return (_reach(chosen, reach) == _reach(passed_over, reach)
+            and any(within(passed_over, sibling) for sibling in chosen.itersiblings()))
+
+
+def _block_after_title(title: HtmlElement, best: HtmlElement, best_reach: int) -> HtmlElement | None:
+    """The block right after the title's own, below the ancestor the title shares with the best candidate,
+    when the best lies further on (a page builder's sections: the title's, the brief's, then the site's
+    services and its "about us"): a brief there (two paragraphs of prose, not a standfirst) is nearer the
+    title than the best, at the same depth."""
+    shared = next(itertools.islice(title.iterancestors(), best_reach, None), None)
+    if shared is None:
+        return None
+    branch = next((a for a in title.iterancestors() if a.getparent() is shared), None)
+    following = branch.getnext() if branch is not None else None
+    if following is None or within(best, following):
+        return None
+    return following
 
 
 def _titles_branch(best: HtmlElement, ranked: list[HtmlElement], scores: Scores, title: HtmlElement,
