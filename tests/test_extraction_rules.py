@@ -2269,3 +2269,45 @@ def test_a_brief_in_the_section_after_the_titles_wins_over_the_about_section_fur
     markdown = extract_page(html).markdown
     assert "new address, 48 Meuse Avenue" in markdown and "our numbers stay the same" in markdown
     assert "Blurb 0" not in markdown and "Founded in 1991" not in markdown
+
+
+def test_a_table_of_other_stories_under_a_read_also_row_inside_the_article_goes():
+    """An old Greek paper's article cell holds a floating table: its first row "ΔΙΑΒΑΣΤΕ ΕΠΙΣΗΣ" (capitals,
+    no accents), each other row a linked title and a summary of another story."""
+    rows = "".join(f"<tr><td class='rel-td'><a href='/article.php?id={n}' class='rel-title'>Other story {n}</a>"
+                   f"<div class='rel-sum'>Summary {n}: from Monday the afternoon bus to the villages stops running, "
+                   "and the council studies a new timetable for the winter months.</div></td></tr>" for n in range(3))
+    html = ("<html><body><table class='main'><tr><td class='art_text'>"
+            f"{ARTICLE[:ARTICLE.index('</p>') + 4]}<table class='diavaste'><tr><td class='diavaste_title'>ΔΙΑΒΑΣΤΕ "
+            f"ΕΠΙΣΗΣ</td></tr>{rows}</table>{ARTICLE[ARTICLE.index('</p>') + 4:]}</td></tr></table></body></html>")
+    markdown = extract_page(html).markdown
+    assert "second crossing each morning" in markdown and "late evening boat" in markdown
+    assert "Other story" not in markdown and "Summary 0" not in markdown
+
+
+def test_a_views_block_of_teasers_under_its_title_goes_with_its_more_link():
+    """Drupal 7: a "Zobacz też" block after the node, its rows `views-row views-row-1 views-row-odd` (each
+    its own classes) in a view beside a "more" link: a list of other pages, however long."""
+    rows = "".join(f"<div class='views-row views-row-{n} views-row-{'odd' if n % 2 else 'even'}'>"
+                   f"<div class='views-field views-field-title'><span class='field-content'><a href='/w/{n}'>Story "
+                   f"{n}</a></span></div><div class='views-field views-field-body'><div class='field-content'>Teaser "
+                   f"{n}: this year's pupils did better than last year's in every subject of the exam, the school "
+                   "board says, and the best of them scored full marks in mathematics.</div></div></div>"
+                   for n in range(1, 6))
+    html = (f"<html><body><div class='region-content'><div class='node node-article'>{ARTICLE}</div>"
+            "<div id='block-views-zobacz-tez-block' class='block block-views'><h2>Zobacz też</h2><div class='content'>"
+            f"<div class='view view-zobacz-tez'><div class='view-content'>{rows}</div><div class='more-link'>"
+            "<a href='/wiadomosci'>więcej</a></div></div></div></div></div></body></html>")
+    markdown = extract_page(html).markdown
+    assert "second crossing each morning" in markdown and "Teaser 1" not in markdown
+
+
+def test_a_box_of_further_reading_titled_by_a_div_of_its_own_goes():
+    """"延伸阅读" in a `<div class="ys_tit">`, not a heading, over paragraphs of another text."""
+    box = ("<div class='yanshen'><div class='ys_tit'>延伸阅读</div><p>延伸阅读：家庭医生签约服务全面推开，"
+           "签约居民可享受优先预约专家号、长处方和上门随访等服务。</p><p>本报记者近日走访了多家社区卫生服务中心，发现前来就诊的老年人明显"
+           "增多。</p></div>")
+    html = (f"<html><body><div class='text_con'><div class='text_c'>{ARTICLE}</div>{box}"
+            f"<div class='text_c text_end'>{ARTICLE.replace('ferry', 'bus')}</div></div></body></html>")
+    markdown = extract_page(html).markdown
+    assert "second crossing each morning" in markdown and "签约居民" not in markdown

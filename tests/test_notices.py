@@ -79,6 +79,9 @@ NOTICES = [
     "La información es de carácter educativo y no sustituye la consulta con un médico especialista.",
     "Responsable sanitario: Dr. Ernesto Villaseñor, Cédula profesional 4871203. Aviso de publicidad COFEPRIS 2433.",
     "As informações deste blog não substituem o acompanhamento individual com nutricionista ou médico.",
+    "Informacje na tym blogu mają charakter wyłącznie edukacyjny i nie zastępują porady lekarza.",
+    "Conținutul acestui site este protejat de legea drepturilor de autor. Preluarea textelor este permisă parțial.",
+    "Preuzimanje sadržaja sa portala dozvoljeno je uz navođenje izvora. Sva prava zadržana.",
 ]
 SENTENCES = [
     "The company said the app had been downloaded two million times since its launch in March.",
@@ -184,6 +187,8 @@ SITE_NOTES = [
     "This article is from our archive and was first published in 2014. Some details may have changed since.",
     "Dieser Artikel stammt aus unserem Archiv und erschien zuerst 2013.",
     "Folge meinem Blog per E-Mail und du bekommst jedes neue Rezept direkt in dein Postfach.",
+    "Посетители, находящиеся в группе Гости, не могут оставлять комментарии к данной публикации.",
+    "Ikuti saluran Telegram kami untuk maklumat terkini paras air.",
     "この記事は最終更新日から3年以上が経過しています。料金や営業時間は現在と異なる可能性があります。",
     "このブログの読者になると、新しい記事が公開されたときにお知らせが届きます。",
     "Эта статья из нашего архива: она была опубликована в 2012 году.",

@@ -72,8 +72,12 @@ _NOTICE_ONLY = (
     r"não substitu(?:i|em) (?:a |o |uma |um )?(?:consulta|acompanhamento|orientação|avaliação|atendimento)|"
     # a Mexican health site's legal lines: its medical officer, the health regulator's advertising notice
     r"responsable sanitario|aviso de publicidad cofepris|"
-    r"nie zastępuje (?:porady|konsultacji)|nie zastąpi(?:ą)? (?:porady|konsultacji)|"
-    r"(?:mają|ma) charakter (?:wyłącznie |jedynie |tylko )?informacyjny|"
+    r"nie zastępuj(?:e|ą) (?:porady|konsultacji)|nie zastąpi(?:ą)? (?:porady|konsultacji)|"
+    r"(?:mają|ma) charakter (?:wyłącznie |jedynie |tylko )?(?:informacyjny|edukacyjny|poglądowy)|"
+    # reprints in Romanian and Serbian or Croatian (Latin): the content is protected, taken only with a link
+    r"(?:este )?protejat de (?:legea )?drepturil\w* de autor|preluarea (?:textelor|materialelor|articolelor) "
+    r"(?:este permisă|se face)|preuzimanje sadržaja (?:sa|s|sa našeg|sa ovog) portala|zabranjeno je preuzimanje|"
+    r"sva prava zadržana|"
     r"nem helyettesíti?k? (?:az? )?(?:szak)?orvosi|kizárólag tájékoztató jellegű\w*|"
     r"не заменяет консультаци\w+|носит (?:исключительно )?ознакомительный "
     r"характер|проконсультируйтесь со специалистом|δεν αποτελεί (?:νομική|ιατρική) συμβουλή|"
@@ -255,7 +259,8 @@ _SITE_NOTE = (
     r"se (?:trovi|noti) un errore|se (?:encontrar|vir|notar) (?:um|algum) erro|"
     # a column's "the views are the author's" note, a guest's prompt to register, a "follow our groups" line
     r"εκφράζουν αποκλειστικά τους (?:συντάκτες|αρθρογράφους|υπογράφοντες)|δεν υιοθετεί απαραίτητα|"
-    r"вы зашли на сайт как незарегистрированный пользователь|"
+    r"вы зашли на сайт как незарегистрированный пользователь|находящиеся в группе гости|"
+    r"не могут оставлять комментарии|ikuti saluran (?:telegram|whatsapp) kami|sertai (?:saluran )?telegram|"
     r"подписывайтесь на (?:нас|наш\w*)(?: \w+){0,2} (?:(?:в|во) )?"
     r"(?:вконтакте|одноклассниках|telegram|телеграм|соцсетях)|"
     # the rules for comments, and the log-in they ask for
@@ -348,7 +353,8 @@ _SITE_NOTE_HINTS = ("cookie", "browser", "navegador", "navigateur", "przegl", "�
                     "más de", "più di", "earlier version", "précédente", "anterior", "frühere", "kontingent",
                     "lesen sie", "sem limites", "sin límites", "reached your", "free article", "newsletter",
                     "boletín", "рассылку", "journalis", "журналіст", "журналист", "dziennikar", "periodismo",
-                    "google news", "εκφράζουν", "υιοθετεί", "незарегистр", "подписывайт", "inbox", "indbakke", "inkorg",
+                    "google news", "εκφράζουν", "υιοθετεί", "незарегистр", "подписывайт",
+                    "гости", "оставлять", "saluran", "sertai", "inbox", "indbakke", "inkorg",
                     "innboks", "postfach", "boîte", "bandeja", "caixa", "casella", "mailbox", "skrzyn",
                     "abone", "assine", "javascript", "flash", "tarayıcı", "helyettesít", "tájékoztató", "download",
                     "quitter", "whatsapp", "følg", "folge", "folgt", "abonniere", "読者", "経過",

@@ -319,7 +319,7 @@ _OTHER_PAGES = (
     r"diğer (?:duyurular|haberler|yazılar|ilanlar)|ilgili haberler|"
     r"inne (?:artykuły|wiadomości|ogłoszenia)|czytaj (?:też|także)|zobacz (?:też|także)|"
     r"другие (?:новости|статьи)|читайте также|ещё по теме|еще по теме|читайте також|інші новини|"
-    r"διαβάστε (?:επίσης|ακόμη|ακόμα)|περισσότερα (?:άρθρα|νέα)|άλλα άρθρα|"
+    r"διαβάστε (?:επίσης|ακόμη|ακόμα)|διαβαστε (?:επισης|ακομη|ακομα)|περισσότερα (?:άρθρα|νέα)|άλλα άρθρα|"
     r"延伸阅读|延伸閱讀|推荐阅读|推薦閱讀|更多(?:新闻|新聞|图片新闻|简讯|文章)|"
     r"다른 (?:공지|글|소식)|관련 ?기사|その他のお知らせ|他のお知らせ|"
     # "You may also like", in English, German, Dutch, French, Spanish, Italian, Portuguese, Polish, Russian,
@@ -422,7 +422,9 @@ def _replies_after(title: HtmlElement) -> list[HtmlElement]:
 
 def _mark_titled_tables(root: HtmlElement) -> None:
     """An old site's comments in a table: its first row one cell that names them ("Σχόλια αναγνωστών
-    (5)"), the other rows replies (a name and a date, then the text). The table is marked "comments"."""
+    (5)"), the other rows replies (a name and a date, then the text). The table is marked "comments". A
+    table whose first row names other stories ("ΔΙΑΒΑΣΤΕ ΕΠΙΣΗΣ") and whose other rows each open with a
+    link to one is marked as a list of other pages."""
     for table in root.iter("table"):
         first = _first_child(table)
         body = first if first is not None and first.tag == "tbody" else table
@@ -430,10 +432,15 @@ def _mark_titled_tables(root: HtmlElement) -> None:
         if first is None or first.tag != "tr" or len(first) != 1:
             continue  # most tables: a first row of more than one cell (no look at the others)
         rows = [row for row in body if isinstance(row.tag, str)]
-        if len(rows) <= REPLY_ROWS:
+        if len(rows) <= RELATED_LINKS:
             continue
         title = " ".join(rows[0].text_content().split())
-        if len(title) > TITLE_TEXT * 2 or not COMMENTS_TITLE.match(title):
+        if len(title) > TITLE_TEXT * 2:
+            continue
+        if RELATED_TITLE.match(title) and all(len(row) == 1 and _opens_with_link(row[0]) for row in rows[1:]):
+            table.set("class", f"{table.get('class') or ''} {RELATED_MARK}".strip())  # "Read also" and its stories
+            continue
+        if len(rows) <= REPLY_ROWS or not COMMENTS_TITLE.match(title):
             continue
         signs = _SIGNED.finditer(" ".join(table.itertext()))
         if (sum(1 for _ in islice(signs, SIGNED_REPLIES)) >= SIGNED_REPLIES
@@ -472,13 +479,13 @@ RELATED_LINKS = 2  # rows opening with a link that make a list of other pages un
 def _rows_are_cards(section: HtmlElement, title: HtmlElement) -> bool:
     """Whether a section (the title aside) is three or more cards alike, or two or more rows alike each
     opening with a link (a list of other pages)."""
-    rows = _rows_alike(section, title)
+    rows = _rows_alike(section, title, by_first_class=True)
     if len(rows) >= REPLY_ROWS or (len(rows) >= RELATED_LINKS and all(_opens_with_link(row) for row in rows)):
         return True
-    # a box of its own under such a heading, holding paragraphs and nothing else (a paper's "延伸阅读" beside
+    # a box of its own under such a title, holding paragraphs and nothing else (a paper's "延伸阅读" beside
     # the story, a "Read also" with the other story's opening): another story's text, not more of this one
     blocks = sum(1 for child in section if isinstance(child.tag, str))
-    return (title.getparent() is section and title.tag in _HEADING_TAGS and bool(rows)
+    return (title.getparent() is section and bool(rows)
             and all(row.tag == "p" for row in rows) and len(rows) == blocks - 1)
 
 
@@ -498,9 +505,11 @@ def _opens_with_link(row: HtmlElement) -> bool:
     return first is not None and first.tag == "a" and bool(first.get("href"))
 
 
-def _rows_alike(section: HtmlElement, title: HtmlElement) -> list[HtmlElement]:
+def _rows_alike(section: HtmlElement, title: HtmlElement, by_first_class: bool = False,
+                depth: int = 0) -> list[HtmlElement]:
     """The most numerous rows alike of a section, the title aside (the rows of the one list or table it
-    holds, when it holds one)."""
+    holds, when it holds one): alike by tag and class, or by tag and first class word (cards of a list
+    of other pages: Drupal's `views-row views-row-1 views-row-odd`)."""
     rows = [row for row in section if isinstance(row.tag, str) and row is not title]
     # the form to add one's own below the list (its fields gone with the page's junk: an empty block) is no
     # row of it, unless every row holds one (a reply form each)
@@ -512,8 +521,15 @@ def _rows_alike(section: HtmlElement, title: HtmlElement) -> list[HtmlElement]:
             rows = [row for row in rows[0] if isinstance(row.tag, str)]
     counts: dict[tuple[str, str], list[HtmlElement]] = {}
     for row in rows:
-        counts.setdefault(signature(row), []).append(row)
-    return max(counts.values(), key=len, default=[])
+        words = (row.get("class") or "").split(None, 1) if by_first_class else [row.get("class", "")]
+        counts.setdefault((row.tag, words[0] if words else ""), []).append(row)
+    alike = max(counts.values(), key=len, default=[])
+    if by_first_class and len(alike) == 1 and depth < CARD_WRAPPERS:
+        return _rows_alike(alike[0], title, by_first_class, depth + 1)  # a list beside its "more" link
+    return alike
+
+
+CARD_WRAPPERS = 3  # levels looked through for a list of cards in wrappers that also hold a "more" link
 
 
 def _name_then_text(row: HtmlElement) -> bool:
