@@ -670,7 +670,7 @@ def _titles_branch(best: HtmlElement, ranked: list[HtmlElement], scores: Scores,
 
 
 def _prose_paragraphs(element: HtmlElement) -> int:
-    """The <p> of a block that hold a sentence's worth of text (LIST_RIVAL_PROSE visible characters)."""
+    """How many of a block's <p> hold a sentence's worth of text (LIST_RIVAL_PROSE visible characters)."""
     return sum(1 for paragraph in element.iter("p") if visible_length(text_of(paragraph)) >= LIST_RIVAL_PROSE)
 
 
