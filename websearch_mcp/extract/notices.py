@@ -164,7 +164,8 @@ _SITE_NOTE = (
     r"soutenez (?:notre |le )?journalisme|wesprzyj (?:niezależne |nasze )?dziennikarstwo|"
     r"apoya (?:el|nuestro) periodismo|підтримайте (?:незалежну |нашу )?журналістику|"
     r"поддержите (?:независимую |нашу )?журналистику|follow us on google news|"
-    # a channel or a blog to follow, and the cookie note, in the Nordic languages
+    # a WhatsApp channel or a blog to follow (English, French, Spanish, German, Nordic), and the cookie note
+    # in the Nordic languages
     r"join our whatsapp channel|rejoignez notre (?:chaîne|canal) whatsapp|únete a nuestro canal de whatsapp|"
     r"folge (?:meinem|unserem) blog|folgt (?:meinem|unserem) blog|abonniere (?:meinen|unseren) blog|"
     r"følg bloggen|følg oss på|vi bruker informasjonskapsler|vi bruger cookies|vi använder (?:cookies|kakor)|"
@@ -257,7 +258,8 @@ _SITE_NOTE = (
     r"if you (?:spot|find|see|notice) an error|si vous (?:constatez|remarquez|repérez|trouvez) une erreur|"
     r"si (?:encuentras|ves|detectas) (?:un|algún) error|wenn sie einen fehler (?:finden|entdecken|bemerken)|"
     r"se (?:trovi|noti) un errore|se (?:encontrar|vir|notar) (?:um|algum) erro|"
-    # a column's "the views are the author's" note, a guest's prompt to register, a "follow our groups" line
+    # a column's "the views are the author's" note, a guest's prompt to register and DLE's "guests cannot
+    # comment", a "follow our groups" line, a Malay prompt to join a Telegram channel
     r"εκφράζουν αποκλειστικά τους (?:συντάκτες|αρθρογράφους|υπογράφοντες)|δεν υιοθετεί απαραίτητα|"
     r"вы зашли на сайт как незарегистрированный пользователь|находящиеся в группе гости|"
     r"не могут оставлять комментарии|ikuti saluran (?:telegram|whatsapp) kami|sertai (?:saluran )?telegram|"
