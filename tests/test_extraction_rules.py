@@ -8,6 +8,7 @@ import pytest
 
 from websearch_mcp.extract import _doubtful, _second_opinion, extract_page, parse_html
 from websearch_mcp.extract.labels import kind_of, label_kind
+from websearch_mcp.extract.replies import COMMENTS_TITLE
 from websearch_mcp.extract.spread import content_area
 from websearch_mcp.extract.structured import structured_content
 
@@ -2311,3 +2312,107 @@ def test_a_box_of_further_reading_titled_by_a_div_of_its_own_goes():
             f"<div class='text_c text_end'>{ARTICLE.replace('ferry', 'bus')}</div></div></body></html>")
     markdown = extract_page(html).markdown
     assert "second crossing each morning" in markdown and "签约居民" not in markdown
+
+
+def test_a_news_item_whose_block_opens_with_its_date_under_the_title_stands_without_the_column_beside_it():
+    """Bitrix: the title as a child of the centre column, then `news-detail` opening with its date and two
+    paragraphs, then the firm's service cards; the "about us" box in the right column beside it."""
+    cards = "".join(f"<div class='service-card'><div class='service-name'>Service {n}</div><div class='service-text'>"
+                    f"Service {n}: our engineers work out how much insulation your building needs, free of charge, "
+                    "from its drawings.</div></div>" for n in range(4))
+    html = ("<html><head><title>New warehouse opens — Thermoplast</title></head><body><div class='content-wrap'>"
+            "<div class='center-col'><div class='breadcrumbs'><a href='/'>Home</a></div><h1>New warehouse opens</h1>"
+            f"<div class='news-detail'><span class='news-date-time'>14.03.2014</span>{ARTICLE}</div>"
+            f"<div class='services-block'><div class='block-title'>Our services</div>{cards}</div></div>"
+            "<div class='right-col'><div class='about-box'><div class='block-title'>About us</div><p>Thermoplast has "
+            "sold insulation since 2004, as the official dealer of the leading makers, and serves over 1,500 "
+            "clients, from builders of one house to the largest contractors.</p></div></div></div></body></html>")
+    markdown = extract_page(html).markdown
+    assert "second crossing each morning" in markdown and "late evening boat" in markdown
+    assert "our engineers work out" not in markdown and "official dealer" not in markdown
+
+
+def test_the_pages_one_article_with_its_title_is_the_item_without_the_builders_rows_after_it():
+    """Avada: `<main>` holds the post's `<article>` (its title and two paragraphs) and, after it in the same
+    wrapper, the builder's rows: the centre's classes in content boxes, then its "about" text."""
+    boxes = "".join(f"<div class='content-box-column'><h2 class='content-box-heading'>Class {n}</h2><div "
+                    f"class='content-container'>Class {n}: lessons for children from six to sixteen, three times "
+                    "a week, with an experienced teacher.</div></div>" for n in range(3))
+    brief = ARTICLE.split("</p>")[0] + "</p>" + ARTICLE.split("</p>")[1] + "</p>"
+    html = ("<html><head><title>Folk festival on 24 September – Culture Centre</title></head><body>"
+            "<main id='main' class='clearfix'><div class='fusion-row'><section id='content'>"
+            "<article class='post hentry'><h1 class='entry-title'>Folk festival on 24 September</h1>"
+            f"<div class='post-content'>{brief}</div></article>"
+            f"<div class='fusion-fullwidth'><h2>Our classes</h2><div class='fusion-content-boxes'>{boxes}</div></div>"
+            "<div class='fusion-fullwidth'><div class='fusion-text'><h3>About the centre</h3><p>The culture centre was "
+            "founded in 1968 and is today the largest cultural institution of the municipality, with a hall of "
+            "four hundred seats, a library and studios.</p><p>Its ensembles, choirs and studios take part every year "
+            "in regional and national contests, and its doors are open to everyone.</p></div></div>"
+            "</section></div></main></body></html>")
+    markdown = extract_page(html).markdown
+    assert "second crossing each morning" in markdown and "extra sailing" in markdown
+    assert "lessons for children" not in markdown and "founded in 1968" not in markdown
+
+
+def test_sections_alike_beside_the_one_that_holds_the_article_are_the_shops():
+    """Shopify: the blog post's `<article>` in a section, then sections of the same kind with the shop's
+    products (each with a line about it) and its "about us" text."""
+    products = "".join(f"<li class='grid__item'><div class='card'><h3 class='card__heading'><a href='/products/{n}'>"
+                       f"Blend {n}</a></h3><div class='caption'>Blend {n}: strong and fragrant, from farmers of the "
+                       "province, roasted every week.</div><span class='price'>₱420.00</span></div></li>"
+                       for n in range(4))
+    html = ("<html><head><title>A new blend for June – Roastery</title></head><body><main id='MainContent'>"
+            "<div id='shopify-section-main' class='shopify-section section'><article class='article-template'>"
+            "<header><h1 class='article-template__title'>A new blend for June</h1><time>May 30, 2024</time></header>"
+            f"<div class='article-template__content rte' itemprop='articleBody'>{ARTICLE}</div></article></div>"
+            "<div id='shopify-section-featured' class='shopify-section section'><h2>Our customers' favourites</h2>"
+            f"<ul class='grid product-grid'>{products}</ul></div>"
+            "<div id='shopify-section-rich-text' class='shopify-section section'><h2>From the farm to your cup</h2>"
+            "<p>The roastery is a small family business that started in 2017. We buy our coffee directly from more "
+            "than forty farmers in the province and in the towns around it, and we pay them above the market "
+            "price.</p></div></main></body></html>")
+    markdown = extract_page(html).markdown
+    assert "second crossing each morning" in markdown and "late evening boat" in markdown
+    assert "strong and fragrant" not in markdown and "forty farmers" not in markdown
+
+
+@pytest.mark.parametrize("title", ["댓글목록", "评论列表 (12)", "コメント一覧", "留言列表"])
+def test_a_title_that_names_the_list_of_comments_in_one_word_names_comments(title):
+    """Gnuboard's `<h2>댓글목록</h2>` over its comments: the comments' word and "list" in one word."""
+    assert COMMENTS_TITLE.match(title)
+
+
+def test_a_closing_copyright_statement_before_the_editors_name_goes_and_the_name_stays():
+    """DedeCMS: the statement in the last paragraph of the content cell, and "(责任编辑：admin)" after it
+    as text outside any block."""
+    statement = ("<p>【版权声明】本文为本网原创稿件，转载请注明出处及作者，未经本网书面授权，"
+                 "任何单位和个人不得转载、摘编、改写或以其他方式使用本文内容。本网转载的文章均注明来源，"
+                 "目的在于传递更多信息。</p>")
+    html = (f"<html><body><table><tr><td class='content'>{ARTICLE}{statement}\n(责任编辑：admin)</td></tr></table>"
+            "</body></html>")
+    markdown = extract_page(html).markdown
+    assert "second crossing each morning" in markdown and "late evening boat" in markdown
+    assert "版权声明" not in markdown and "责任编辑" in markdown
+
+
+def test_a_two_paragraph_post_in_the_pages_one_article_wins_over_a_longer_about_section_further_down():
+    """Salient: the title and its date in a heading row, the post's two paragraphs in the page's one
+    `<article>` in the next row; after the container, the builder's row of rooms and a three-paragraph
+    "about us" section that outscores the post."""
+    rooms = "".join(f"<div class='nectar-fancy-box'><h3>Room {n}</h3><p>Room {n}: two beds, a small kitchen and a "
+                    "courtyard with a pergola on the ground floor.</p></div>" for n in range(3))
+    about = "".join(f"<p>About us, part {n}: a small family hotel of fourteen rooms, fifty metres from the beach, "
+                    "built by our grandfather in 1974 with stone from the island, and kept by the same family "
+                    "since then, with a garden, a terrace and a view of the bay.</p>" for n in range(3))
+    brief = ARTICLE.split("</p>")[0] + "</p>" + ARTICLE.split("</p>")[1] + "</p>"
+    html = ("<html><head><title>We open on 25 April – White Stone Hotel</title></head><body>"
+            "<div class='container-wrap'><div class='container main-content' role='main'>"
+            "<div class='row heading-title hentry'><div class='col section-title'><h1 class='entry-title'>We open on "
+            "25 April</h1><div id='single-below-header'><span class='meta-date'>8 March 2024</span></div></div></div>"
+            "<div class='row'><div class='post-area col'><article class='post'><div class='post-content'>"
+            f"<div class='wpb_text_column'>{brief}</div></div></article></div></div></div>"
+            f"<div class='wpb_row rooms'>{rooms}</div><div class='wpb_row about-hotel'><div class='wpb_text_column "
+            f"about-text'><h2>About us</h2>{about}</div></div></div></body></html>")
+    markdown = extract_page(html).markdown
+    assert "second crossing each morning" in markdown and "extra sailing" in markdown
+    assert "About us, part" not in markdown and "two beds" not in markdown

@@ -7,6 +7,10 @@ import pytest
 from websearch_mcp.extract.notices import opens_as_notice, opens_as_site_note, reads_as_notice
 
 NOTICES = [
+    "Копирование материалов сайта разрешено только при наличии активной ссылки на источник.",
+    "Կայքի նյութերի օգտագործումն առանց ակտիվ հղման արգելվում է։",
+    "Yasal uyarı: Bu yazı yalnızca genel bilgilendirme amacı taşır ve hukuki görüş yerine geçmez.",
+    "Avukatlık Kanunu ve Türkiye Barolar Birliği Reklam Yasağı Yönetmeliği uyarınca bu sayfa reklam değildir.",
     "Die Inhalte dienen der Information und ersetzen keinesfalls die persönliche Beratung durch einen Arzt.",
     "Reproducerea integrală sau parțială a acestui comunicat este permisă numai cu menționarea sursei.",
     "Agroserv SA, CUI RO1234567, J35/123/1991, capital social subscris și vărsat 2.400.000 lei.",
@@ -107,6 +111,9 @@ SENTENCES = [
     "The story of the mill comes from the archive of the parish, the author writes.",
     "Er folgt meinem Rat und schreibt jetzt selbst über seine Reisen.",  # "follows my advice", not a blog
     "El hospital sustituye la consulta presencial por una llamada cuando el paciente lo pide.",
+    "Копирование документов заняло у следователей две недели, сообщил адвокат.",  # copying in the story
+    "Комментарии экспертов проходят через редакцию, сказал главный редактор.",  # no moderation
+    "Belediye, yeni yönetmeliği vatandaşların bilgisine sundu.",
 ]
 
 
@@ -189,6 +196,12 @@ SITE_NOTES = [
     "Folge meinem Blog per E-Mail und du bekommst jedes neue Rezept direkt in dein Postfach.",
     "Посетители, находящиеся в группе Гости, не могут оставлять комментарии к данной публикации.",
     "Ikuti saluran Telegram kami untuk maklumat terkini paras air.",
+    "Patīk šādi raksti? Abonē mūsu jaunumu vēstuli un reizi mēnesī saņem padomus savā e-pastā.",
+    "Prenumeruokite mūsų naujienlaiškį ir gaukite naujienas kas savaitę.",
+    "Telli meie uudiskiri ja saad uued artiklid otse postkasti.",
+    "Коментарі на цьому блозі проходять модерацію і з’являються після перевірки.",
+    "Комментарии проходят предварительную модерацию.",
+    "Transparantie: dit artikel bevat affiliate links. Boek je via zo’n link, dan ontvang ik een vergoeding.",
     "この記事は最終更新日から3年以上が経過しています。料金や営業時間は現在と異なる可能性があります。",
     "このブログの読者になると、新しい記事が公開されたときにお知らせが届きます。",
     "Эта статья из нашего архива: она была опубликована в 2012 году.",

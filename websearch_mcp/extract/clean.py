@@ -354,6 +354,8 @@ def _closing_block(root: HtmlElement) -> HtmlElement | None:
         if ending:
             last = element
             break
+    if last is not None and not text.endswith(ending):
+        text = _before_trailer(text, last)  # the editor's name after it, in no block: "(责任编辑：admin)"
     if last is None or not short_enough(ending) or not text.endswith(ending) or len(ending) * 2 > len(text):
         return None  # (a long last block is no notice: no climb through its wrappers)
     while True:
@@ -361,6 +363,15 @@ def _closing_block(root: HtmlElement) -> HtmlElement | None:
         if parent is None or parent is root or text_of(parent).strip() != ending:
             return last
         last = parent
+
+
+def _before_trailer(text: str, last: HtmlElement) -> str:
+    """A content's text without the short line that follows its last block outside any block (the text
+    after the block's end tag: an editor's credit), when that line ends the text."""
+    trailer = (last.tail or "").strip()
+    if trailer and visible_length(trailer) <= CLOSING_LINE and text.endswith(trailer):
+        return text[:-len(trailer)].rstrip()
+    return text
 
 
 _LINE_TAGS = frozenset({"i", "em", "small", "span", "b", "strong", "font"})

@@ -488,7 +488,8 @@ def main_elements(root: HtmlElement, thread: bool = False, plain: bool = False,
     best = _inside_main(best, ranked, scores)
     title, names_page = _page_title(root.getroottree(), is_article)
     titled = _under_title(best, ranked, scores, title, names_page)
-    if titled is best and names_page and title is not None and (is_article or _dated_title(title)):
+    if titled is best and names_page and title is not None and (
+            is_article or _dated_title(title) or _titled_article(title) is not None):
         titled = _titles_branch(best, ranked, scores, title, body_needed=not is_article)
     passed_over, best = (best if titled is not best else None), titled
     posts = thread_of(best, scores)
@@ -503,7 +504,8 @@ def main_elements(root: HtmlElement, thread: bool = False, plain: bool = False,
     if article is not None:
         best = article  # replies below an article are its comments, unless the page is a thread
     elif posts:
-        return _under_lead(posts, scores, opening=not thread)
+        return _under_lead(_the_titled_item(posts, title if names_page and not thread else None), scores,
+                           opening=not thread)
     prose = None if thread else _prose_over_list(best, ranked, scores)
     if prose is None and over_list is not None and not thread and article is None and not posts:
         prose, best = best, over_list  # an entry of a list of the site's items won first: the list stays out
@@ -515,6 +517,9 @@ def main_elements(root: HtmlElement, thread: bool = False, plain: bool = False,
         best = outer
     elif (post := _post_content(scores)) is not None:
         best, chosen = post, [post]  # a block theme's post, whatever blocks of the site's template sit around it
+    elif names_page and _is_dated_body(best, title):
+        chosen = [best]  # a news item's body under its title and date: what the title's block holds beside
+        # it (the firm's service cards, its "about us") is the site's
     else:
         best = _climb(best, scores, passed_over)
         if passed_over is not None and (best.getparent() is passed_over
@@ -522,6 +527,7 @@ def main_elements(root: HtmlElement, thread: bool = False, plain: bool = False,
             chosen = [best]  # the branch under the title, not the blocks beside it it won over (the site's)
         else:
             chosen = [c for c in _with_siblings(best, scores) if passed_over is None or not within(passed_over, c)]
+    chosen = _the_titled_item(chosen, title if names_page and not thread else None)
     if opening_post is not None and not any(_related(opening_post, c) for c in chosen):
         chosen = [opening_post, *chosen]
     return _under_lead(chosen, scores)
@@ -618,10 +624,15 @@ def _under_title(best: HtmlElement, ranked: list[HtmlElement], scores: Scores, t
     count = min(scores.paragraphs.get(best, 0), BRIEF_PARAGRAPHS)
     shortest = visible_length(text_of(best)) * TITLED_TEXT
     after = _block_after_title(title, best, best_reach) if names_page else None
+    article = only_one(title.getroottree(), "article")
+    if article is not None and within(best, article):
+        article = None  # (the page's one <article>, when the best lies outside it: a brief in it needs no more
+        # paragraphs than the block beside it has)
     nearer = [c for c in ranked if (_reach(c, reach) < furthest or (
                   after is not None and within(c, after) and _prose_paragraphs(c) >= BRANCH_PARAGRAPHS))
               and scores.final(c) >= floor
-              and scores.paragraphs.get(c, 0) >= count and not _related(c, best) and c not in reach
+              and (scores.paragraphs.get(c, 0) >= count or (article is not None and within(c, article)))
+              and not _related(c, best) and c not in reach
               and _prose_length(c) >= LIST_RIVAL_PROSE and visible_length(text_of(c)) >= shortest]
     return max(nearer, key=scores.final) if nearer else best
 
@@ -659,7 +670,7 @@ def _titles_branch(best: HtmlElement, ranked: list[HtmlElement], scores: Scores,
     and its "about us"), the best block in the branch that holds the title, when it scores half the
     best's own points: the item the title names. On another page (a dated item's title), only a block
     that holds the item's body too (paragraphs of prose, not a header's standfirst and byline)."""
-    branch = next((a for a in title.iterancestors() if a.getparent() is best), None)
+    branch = _item_of(title, best)
     if branch is None:
         return best
     floor = scores.base(best) * TITLED_SHARE
@@ -667,6 +678,38 @@ def _titles_branch(best: HtmlElement, ranked: list[HtmlElement], scores: Scores,
               and scores.paragraphs.get(c, 0) >= BRANCH_PARAGRAPHS and _prose_length(c) >= LIST_RIVAL_PROSE
               and (not body_needed or _prose_paragraphs(c) >= BRANCH_PARAGRAPHS)]
     return max(inside, key=scores.final) if inside else best
+
+
+def _item_of(title: HtmlElement, best: HtmlElement) -> HtmlElement | None:
+    """The branch of best that holds the item the title names: the page's one <article> when it holds the
+    title inside best (a page builder's rows after it in the same wrapper are the site's), or the
+    branch below best that holds the title, or, for a title right under best, the block after it (a
+    news item's body under its heading: Bitrix's `news-detail`)."""
+    article = _titled_article(title)
+    if article is not None and article is not best and within(article, best):
+        return article
+    branch = next((a for a in title.iterancestors() if a.getparent() is best), None)
+    if branch is None and title.getparent() is best:
+        branch = next((s for s in title.itersiblings() if isinstance(s.tag, str)), None)
+    return branch
+
+
+def _the_titled_item(chosen: list[HtmlElement], title: HtmlElement | None) -> list[HtmlElement]:
+    """Of the chosen blocks, those of the page's one <article> that holds its title, when one of them holds
+    it or is inside it: what sits beside the item's <article> (a shop's products, an "about us" section in
+    a block of the same kind) is the site's."""
+    article = _titled_article(title)
+    if article is None or not any(within(c, article) or within(article, c) for c in chosen):
+        return chosen
+    return [c for c in chosen if within(c, article) or within(article, c)]
+
+
+def _titled_article(title: HtmlElement | None) -> HtmlElement | None:
+    """The page's one <article> when it holds the page's title: the item the page is about, whole."""
+    if title is None:
+        return None
+    article = only_one(title.getroottree(), "article")
+    return article if article is not None and within(title, article) else None
 
 
 def _prose_paragraphs(element: HtmlElement) -> int:
@@ -697,10 +740,29 @@ def _dated_title(title: HtmlElement) -> bool:
     then "02.03.2015"): the title of one dated item, whatever the page says it is."""
     for sibling in itertools.islice(title.itersiblings(), 2):
         if isinstance(sibling.tag, str):
-            text = " ".join(sibling.text_content().split())
-            if sibling.tag == "time" or (len(text) <= DATE_LINE and DATE.search(text) is not None):
+            if _is_date_line(sibling):
+                return True
+            first = sibling[0] if len(sibling) else None  # the item's block, opening with its date
+            if first is not None and not (sibling.text or "").strip() and _is_date_line(first):
                 return True
     return False
+
+
+def _is_dated_body(block: HtmlElement, title: HtmlElement | None) -> bool:
+    """Whether a block is the body of a dated item: right after its title (the page's), with a date line
+    between them or at the block's opening (Bitrix's `news-detail`)."""
+    if title is None or not _dated_title(title):
+        return False
+    following = [s for s in itertools.islice(title.itersiblings(), 2) if isinstance(s.tag, str)]
+    return block in following and _prose_paragraphs(block) >= BRANCH_PARAGRAPHS
+
+
+def _is_date_line(element: HtmlElement) -> bool:
+    """Whether an element is a line giving a date ("02.03.2015", "Opublikowano: 22.01.2016")."""
+    if element.tag == "time":
+        return True
+    text = " ".join(element.text_content().split())
+    return len(text) <= DATE_LINE and DATE.search(text) is not None
 
 
 def _names_page(heading: HtmlElement) -> bool:

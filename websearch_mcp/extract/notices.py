@@ -41,6 +41,9 @@ _NOTICE_ONLY = (
     r"előzetes írásos engedély\w*|autorisation écrite préalable|autorización previa y por escrito|"
     r"previa autorizzazione scritta|bez pisemnej zgody|без письменного разрешения|bez písemného souhlasu|"
     r"izin tertulis|yazılı izni? (?:olmadan|alınmadan)|"
+    # a Turkish law firm's lines: general information, no legal advice; the bar's ban on advertising
+    r"genel bilgilendirme amacı\w*|hukuki (?:görüş|danışmanlık)(?: veya \w+)? yerine geçmez|"
+    r"reklam yasağı yönetmeliği|"
     # reprints forbidden, or free with the source named (Spanish, Portuguese, Italian, German, French, Polish,
     # Dutch), and a Mexican firm's tax number and registry
     r"prohibida (?:su|la) reproducción|(?:puede|pueden|podrá|se permite|se autoriza) (?:la )?reproduc\w* "
@@ -78,6 +81,9 @@ _NOTICE_ONLY = (
     r"(?:este )?protejat de (?:legea )?drepturil\w* de autor|preluarea (?:textelor|materialelor|articolelor) "
     r"(?:este permisă|se face)|preuzimanje sadržaja (?:sa|s|sa našeg|sa ovog) portala|zabranjeno je preuzimanje|"
     r"sva prava zadržana|"
+    # reprints only with a link (Russian: "copying the site's materials is allowed only with…"; Armenian)
+    r"копирование (?:материалов|информации)(?: сайта| портала)? (?:разрешено|запрещено|допускается)|"
+    r"առանց (?:ակտիվ )?հղման|"
     r"nem helyettesíti?k? (?:az? )?(?:szak)?orvosi|kizárólag tájékoztató jellegű\w*|"
     r"не заменяет консультаци\w+|носит (?:исключительно )?ознакомительный "
     r"характер|проконсультируйтесь со специалистом|δεν αποτελεί (?:νομική|ιατρική) συμβουλή|"
@@ -147,6 +153,7 @@ _SITE_NOTE = (
     r"çerezler(?:i)? kullan\w*|(?:мы используем|сайт использует) (?:файлы )?cookie|"
     r"your browser is (?:out of date|outdated|not supported)|update your browser|"
     r"(?:must be )?logged in to (?:post a )?comment|log in to (?:post a )?comment|comments are moderated|"
+    r"(?:коментарі|комментарии)(?: [\w’']+){0,3} проход(?:ять|ят) (?:попередню |предварительную )?модерац\w+|"
     r"limit your comments? to|by posting(?: a comment| your comment)?,? you agree|"
     r"comments are closed|kommentarfunktion(?: \w+){0,4} (?:geschlossen|deaktiviert)|"
     r"kommentare sind geschlossen|les commentaires sont fermés|los comentarios están cerrados|"
@@ -177,6 +184,7 @@ _SITE_NOTE = (
     r"as an amazon associate|(?:cet article|ce billet|cette page|cette recette) contient des liens "
     r"(?:affiliés|d['’]affiliation)|enthält (?:affiliate-links|werbelinks|affiliate links)|"
     r"contiene (?:enlaces|links) de afiliad[oa]s?|contiene link di affiliazione|contém links de afiliad[oa]s?|"
+    r"bevat (?:affiliate|partner)[- ]?links|"
     r"inscrivez-vous à (?:ma|notre) (?:lettre|newsletter)|você concorda com o tratamento|"
     r"ao enviar (?:seus|os seus) dados|this (?:page|site) is maintained by|"
     r"(?:is|are) not affiliated with|"
@@ -222,6 +230,8 @@ _SITE_NOTE = (
     r"abonnez-vous à notre newsletter|melden sie sich für unseren newsletter an|"
     r"suscríbete a nuestro boletín|iscriviti alla (?:nostra )?newsletter|inscreva-se na nossa newsletter|"
     r"zapisz się na (?:\w+ )?newsletter|подпишитесь на (?:нашу )?рассылку|"
+    r"abonē (?:mūsu )?(?:jaunumu vēstuli|jaunumus)|prenumeruokite (?:mūsų )?naujienlaišk\w*|"
+    r"telli (?:meie )?uudiskiri|"
     # a newsletter box's promise
     r"no spam|unsubscribe (?:at )?any ?time|kein spam|jederzeit abbestellen|sans spam|désinscri\w+ à tout moment|"
     r"delivered (?:straight |right |directly )?to your inbox|i din (?:indbakke|inkorg|innboks)|in ihr(?:em)? postfach|"
@@ -361,7 +371,8 @@ _SITE_NOTE_HINTS = ("cookie", "browser", "navegador", "navigateur", "przegl", "�
                     "abone", "assine", "javascript", "flash", "tarayıcı", "helyettesít", "tájékoztató", "download",
                     "quitter", "whatsapp", "følg", "folge", "folgt", "abonniere", "読者", "経過",
                     "informasjonskapsler", "bruger cookies", "använder", "evästeitä",
-                    " app", "qr ", "ऐप", "laden sie", "téléchargez", "descarga")
+                    " app", "qr ", "ऐप", "модерац", "abonē", "prenumer", "uudiskir", "laden sie", "téléchargez",
+                    "descarga")
 
 
 _ASCII_HINTS = tuple(hint for hint in _SITE_NOTE_HINTS if hint.isascii())  # all an ASCII text can hold

@@ -296,12 +296,13 @@ _COMMENT_WORDS = (
     r"yorumlar|комментари[йи]|коментар[іі]|відгуки|отзывы|σχόλια|ý kiến bạn đọc|bình luận|sổ lưu bút|"
     r"guestbook|gästebuch|livre d['’]or|libro de visitas|(?:dal )?libro degli ospiti|księga gości|"
     r"гостевая книга|condolences|kondolenzen|μηνύματα συλλυπητηρίων|"
-    r"评论|評論|留言|コメント|댓글|تعليقات|التعليقات|תגובות|نظرات|دیدگاه‌ها|دیدگاه ها|टिप्पणियाँ|टिप्पणियां|ความคิดเห็น")
+    r"(?:评论|評論|留言|コメント|댓글)(?:목록|列表|一覧|一覽)?|"
+    r"تعليقات|التعليقات|תגובות|نظرات|دیدگاه‌ها|دیدگاه ها|टिप्पणियाँ|टिप्पणियां|ความคิดเห็น")
 # Whose they are, before the word: "Reader reactions (12)", "Readers' comments", "Leserkommentare".
 _READERS = r"(?:readers?['’]?|users?['’]?|visitors?['’]?|leser|lecteurs|lectores|lettori|leitores|czytelników)"
 # A title that names the comments below it, with or without their count and a word after it:
-# "Comments (3)", "Kommentare", "Відгуки покупців (4)", "评论(5)" (not "Your comments": a page of
-# readers' contributions is its content).
+# "Comments (3)", "Kommentare", "Відгуки покупців (4)", "评论(5)", "댓글목록" (the list of comments)
+# (not "Your comments": a page of readers' contributions is its content).
 COMMENTS_TITLE = re.compile(
     rf"^\W*(?:\d+\s*)?(?:{_READERS}\s*)?(?:{_COMMENT_WORDS})(?:\s+[^\W\d]+)?\s*[(\[]?\s*\d*\s*[)\]]?\W*$",
     re.IGNORECASE)
