@@ -2416,3 +2416,48 @@ def test_a_two_paragraph_post_in_the_pages_one_article_wins_over_a_longer_about_
     markdown = extract_page(html).markdown
     assert "second crossing each morning" in markdown and "extra sailing" in markdown
     assert "About us, part" not in markdown and "two beds" not in markdown
+
+
+def test_a_news_agencys_main_stories_with_their_summaries_lose_to_the_story_above_them():
+    """Bitrix: the story in `news-detail`, then "Главное": six items, each a date, a linked title in bold,
+    a line break and a summary, with the word "news" in the list's class (which scores it up)."""
+    items = "".join(f"<div class='news-item'><span class='news-date-time'>08.07.2015 1{n}:50</span><a href='/news/"
+                    f"{n}/'><b>Headline number {n}</b></a><br>Summary {n}: the regional government appointed a new "
+                    "minister, who had run a district for six years, after his predecessor resigned over delays, "
+                    "the press office said.</div>" for n in range(6))
+    html = ("<html><body><div class='site-body__main'><div class='news-detail'><h1>Story</h1><span class='news-date-"
+            f"time'>08.07.2015 14:35</span>{ARTICLE}</div><div class='main-news-block'><div class='main-news-block__"
+            f"title'>Main stories</div><div class='news-list main-news'>{items}</div></div></div></body></html>")
+    markdown = extract_page(html).markdown
+    assert "second crossing each morning" in markdown and "late evening boat" in markdown
+    assert "Summary 1" not in markdown and "Headline number" not in markdown
+
+
+def test_a_paywalls_preview_of_the_first_paragraph_is_the_articles_opening():
+    """BLOX (TownNews): the first paragraph in `subscriber-preview`, the rest in `subscriber-only`: a
+    subscriber's class words name the article's parts, not a subscription offer."""
+    first, rest = ARTICLE.split("</p>", 1)
+    html = ("<html><body><div class='asset-content subscriber-premium'><div id='article-body' class='asset-body' "
+            f"itemprop='articleBody'><div class='subscriber-preview'>{first}</p></div><div class='subscriber-only "
+            f"encrypted-content'>{rest}</div></div></div></body></html>")
+    markdown = extract_page(html).markdown
+    assert "second crossing each morning" in markdown and "late evening boat" in markdown
+
+
+def test_a_lead_in_a_table_cell_named_vrezka_joins_the_body_in_the_cell_below():
+    """NetCat: the date, the title, the bold lead (`nf_vrezka`, Russian for an inset lead), the photo with
+    its caption and the body (two blocks around a "read also" table) each in a row of their own."""
+    lead = ("<b>Over 1,800 people have asked doctors for help after tick bites in the region in two weeks, and two "
+            "adults have tick-borne encephalitis.</b>")
+    first, rest = ARTICLE.split("</p>", 1)
+    photo = ("<td class='nf_photo'><img src='/t.jpg'><div class='nf_podpis'>Ticks became active two weeks earlier "
+             "than usual this year. Photo from the archive.</div></td>")
+    also = ("<table class='chitayte'><tr><td><b>Read also:</b><br><a href='/n/1'>Where to have a tick removed</a>"
+            "<br><a href='/n/2'>Parks to be sprayed</a></td></tr></table>")
+    html = ("<html><body><table><tr><td id='leftcol'><a href='/'>Home</a></td><td id='centercol'>"
+            "<table class='newsfull'><tr><td class='nf_date'>08.05.2012 09:15</td></tr><tr><td><h1>Ticks attack</h1>"
+            f"</td></tr><tr><td class='nf_vrezka'>{lead}</td></tr><tr>{photo}</tr><tr><td class='nf_text'>"
+            f"<div class='text'>{first}</p></div>{also}<div class='text'>{rest}</div></td></tr>"
+            "<tr><td class='nf_author'>Olga</td></tr></table></td></tr></table></body></html>")
+    markdown = extract_page(html).markdown
+    assert "Over 1,800 people" in markdown and "second crossing each morning" in markdown

@@ -9,6 +9,7 @@ from websearch_mcp.extract.notices import opens_as_notice, opens_as_site_note, r
 NOTICES = [
     "Копирование материалов сайта разрешено только при наличии активной ссылки на источник.",
     "Կայքի նյութերի օգտագործումն առանց ակտիվ հղման արգելվում է։",
+    "Τα άρθρα μας έχουν αποκλειστικά ενημερωτικό χαρακτήρα και δεν υποκαθιστούν τη γνώμη του γιατρού σας.",
     "Yasal uyarı: Bu yazı yalnızca genel bilgilendirme amacı taşır ve hukuki görüş yerine geçmez.",
     "Avukatlık Kanunu ve Türkiye Barolar Birliği Reklam Yasağı Yönetmeliği uyarınca bu sayfa reklam değildir.",
     "Die Inhalte dienen der Information und ersetzen keinesfalls die persönliche Beratung durch einen Arzt.",
@@ -114,6 +115,7 @@ SENTENCES = [
     "Копирование документов заняло у следователей две недели, сообщил адвокат.",  # copying in the story
     "Комментарии экспертов проходят через редакцию, сказал главный редактор.",  # no moderation
     "Belediye, yeni yönetmeliği vatandaşların bilgisine sundu.",
+    "Ο δήμαρχος είχε μόνο ενημερωτικό ρόλο στη συνάντηση, είπε ο εκπρόσωπος.",
 ]
 
 
@@ -201,6 +203,8 @@ SITE_NOTES = [
     "Telli meie uudiskiri ja saad uued artiklid otse postkasti.",
     "Коментарі на цьому блозі проходять модерацію і з’являються після перевірки.",
     "Комментарии проходят предварительную модерацию.",
+    "Comments on this story are pre-moderated and may take some time to appear.",
+    "You must be logged in to a Wessex Gazette account to comment.",
     "Transparantie: dit artikel bevat affiliate links. Boek je via zo’n link, dan ontvang ik een vergoeding.",
     "この記事は最終更新日から3年以上が経過しています。料金や営業時間は現在と異なる可能性があります。",
     "このブログの読者になると、新しい記事が公開されたときにお知らせが届きます。",

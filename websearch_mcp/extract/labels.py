@@ -20,7 +20,9 @@ _EDGE = r"(?:^|\s)"
 _END = r"(?:$|\s)"
 # Words of page furniture; each costs a candidate 25 points.
 NEGATIVE = re.compile(
-    _EDGE + r"(?:comments?|commentlist|disqus|share|sharing|social|related\w*|recommend\w*|newsletter|subscribe\w*|"
+    # (`subscriber-preview` and `subscriber-only`: a paywall's parts of the article, as TownNews's BLOX names them)
+    _EDGE + r"(?:comments?|commentlist|disqus|share|sharing|social|related\w*|recommend\w*|newsletter|"
+    r"subscribe(?!rs?[-_ ](?:only|preview|content))\w*|"
     r"tagbox|tagsbox|taglist|tagslist|tagcloud|"
     r"signup|promo(?!ted)\w*|advert\w*|ads?|adslot|sponsor\w*|sidebar|widget|breadcrumbs?|cookie\w*|consent|gdpr|"
     r"popup|modal|banner|outbrain|taboola|tags?|keywords|more stories|trending|popular|byline|author|"
@@ -216,7 +218,7 @@ _NEUTRAL = NEUTRAL
 
 # The lead of an article (standfirst, intro, summary) in a block of its own before the body.
 LEAD = re.compile(r"(?:^|[\s_-])(?:lead|leadin|leadtext|lede|standfirst|intro|introduction|summary|dek|deck|kicker|"
-                  r"abstract|chapeau|chapo|sapo|vorspann|einleitung|entradilla|sumario|zajawka|lid|spot|ozet|announce|anons|ingress|"
+                  r"abstract|chapeau|chapo|sapo|vorspann|einleitung|entradilla|sumario|zajawka|lid|spot|ozet|announce|anons|ingress|vrezka|"
                   r"sub[-_]?title|subheadline)(?:$|[\s_-])",
                   re.IGNORECASE)
 

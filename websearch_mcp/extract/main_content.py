@@ -568,8 +568,8 @@ ENTRY_DEPTH = 3  # levels above a candidate looked at for the list of the site's
 def _list_around(best: HtmlElement) -> HtmlElement | None:
     """The list of other pages that the best candidate is, or that it is an entry of (one card of a
     company's services, with its linked title and a line or two), if any."""
-    if lists_other_pages(best):
-        return best
+    if lists_other_pages(best) or lists_items(best):
+        return best  # (a news agency's "Main stories", each a dated linked title and its summary)
     if len(best.text_content()) > ITEM_TEXT:
         return None  # (more than an entry holds: most pages' best block)
     for ancestor in itertools.islice(best.iterancestors(), ENTRY_DEPTH):

@@ -87,6 +87,8 @@ _NOTICE_ONLY = (
     r"nem helyettesíti?k? (?:az? )?(?:szak)?orvosi|kizárólag tájékoztató jellegű\w*|"
     r"не заменяет консультаци\w+|носит (?:исключительно )?ознакомительный "
     r"характер|проконсультируйтесь со специалистом|δεν αποτελεί (?:νομική|ιατρική) συμβουλή|"
+    r"(?:έχουν|έχει) (?:αποκλειστικά |καθαρά |μόνο )?ενημερωτικό χαρακτήρα|"
+    r"δεν υποκαθιστ(?:ούν|ά) (?:σε καμία περίπτωση )?(?:τη γνώμη|τη συμβουλή|την επίσκεψη)|"
 
     # links to other sites, for which the site takes no responsibility, in eight languages
     r"links to third[- ]party (?:web)?sites|liens vers des sites (?:tiers|externes)|"
@@ -153,6 +155,8 @@ _SITE_NOTE = (
     r"çerezler(?:i)? kullan\w*|(?:мы используем|сайт использует) (?:файлы )?cookie|"
     r"your browser is (?:out of date|outdated|not supported)|update your browser|"
     r"(?:must be )?logged in to (?:post a )?comment|log in to (?:post a )?comment|comments are moderated|"
+    r"comments on this (?:story|article|post) are (?:pre-?)?moderated|"
+    r"logged in to (?:a|an|your) (?:[\w-]+ ){1,3}account to (?:post a )?comment|"
     r"(?:коментарі|комментарии)(?: [\w’']+){0,3} проход(?:ять|ят) (?:попередню |предварительную )?модерац\w+|"
     r"limit your comments? to|by posting(?: a comment| your comment)?,? you agree|"
     r"comments are closed|kommentarfunktion(?: \w+){0,4} (?:geschlossen|deaktiviert)|"
