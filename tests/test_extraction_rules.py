@@ -2461,3 +2461,29 @@ def test_a_lead_in_a_table_cell_named_vrezka_joins_the_body_in_the_cell_below():
             "<tr><td class='nf_author'>Olga</td></tr></table></td></tr></table></body></html>")
     markdown = extract_page(html).markdown
     assert "Over 1,800 people" in markdown and "second crossing each morning" in markdown
+
+
+def test_a_short_post_under_a_header_with_its_title_and_date_is_not_overruled_by_the_shops_cards():
+    """Kadence: the `entry-header` holds the title and a `<time>`, the post's three short paragraphs follow
+    in `entry-content`, and after the post come product cards and a longer "about us" block: the short
+    post is no doubtful first opinion for a second look to replace."""
+    cards = "".join(f"<div class='kt-inside-inner-col'><h3>Bread {n}</h3><p>Bread {n}: a crisp crust and an open "
+                    "crumb, a classic that stays fresh for a week in a linen bag, baked with our own "
+                    f"sourdough.</p><p class='price'>1 490 Ft</p></div>" for n in range(3))
+    post = ("<article class='entry single-entry post hentry'><div class='entry-content-wrap'><header "
+            "class='entry-header'><h1 class='entry-title'>We open on Sundays</h1><div class='entry-meta'><time "
+            "class='entry-date'>2024. november 25.</time></div></header><div class='entry-content single-content'>"
+            "<p>We are glad to say the bakery opens on Sundays from 2 December, every week until Easter.</p><p>On "
+            "Sundays we bake from seven until noon, with fresh bread, rolls and cakes.</p><p>Order your Christmas "
+            "cake by phone or in the web shop before the 20th.</p></div></div></article>")
+    html = ("<html><head><title>We open on Sundays – Sourdough Bakery</title></head><body><div id='inner-wrap' "
+            "class='wrap hfeed'><div id='primary' class='content-area'><div class='content-container'><main "
+            f"id='main' class='site-main'><div class='content-wrap'>{post}"
+            f"<div class='wp-block-kadence-rowlayout'>{cards}</div><div class='about'><h2>About us</h2><p>The "
+            "bakery was founded in 2014 by two friends who learned the trade in Vienna, and today it bakes every "
+            "night for three shops, two markets and a dozen restaurants of the city.</p><p>Every loaf is made "
+            "with natural sourdough, flour from a mill nearby, water and salt, and rests for a day.</p></div>"
+            "</div></main></div></div></div></body></html>")
+    markdown = extract_page(html).markdown
+    assert "opens on Sundays from 2 December" in markdown and "Christmas cake" in markdown
+    assert "crisp crust" not in markdown and "two friends" not in markdown

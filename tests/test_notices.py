@@ -10,6 +10,15 @@ NOTICES = [
     "Копирование материалов сайта разрешено только при наличии активной ссылки на источник.",
     "Կայքի նյութերի օգտագործումն առանց ակտիվ հղման արգելվում է։",
     "Τα άρθρα μας έχουν αποκλειστικά ενημερωτικό χαρακτήρα και δεν υποκαθιστούν τη γνώμη του γιατρού σας.",
+    "Hinweis: Dieser Beitrag dient ausschließlich der allgemeinen Information und ersetzt keine persönliche "
+    "ärztliche Beratung.",
+    "Texte : Service des communications. La reproduction de ce texte est autorisée à condition de mentionner la "
+    "source.",
+    "Les photos demeurent la propriété de l’Université et ne peuvent être reproduites sans autorisation.",
+    "Информация на сайте не является публичной офертой, определяемой положениями статьи 437 ГК РФ.",
+    "Receba nossos comunicados em primeira mão cadastrando seu e-mail na lista de imprensa.",
+    "Para entrevistas, fale com a assessoria: imprensa@example.com.br",
+    "Uygulamamızı indirin, son dakika gelişmelerini bildirim olarak alın.",
     "Yasal uyarı: Bu yazı yalnızca genel bilgilendirme amacı taşır ve hukuki görüş yerine geçmez.",
     "Avukatlık Kanunu ve Türkiye Barolar Birliği Reklam Yasağı Yönetmeliği uyarınca bu sayfa reklam değildir.",
     "Die Inhalte dienen der Information und ersetzen keinesfalls die persönliche Beratung durch einen Arzt.",
@@ -116,6 +125,8 @@ SENTENCES = [
     "Комментарии экспертов проходят через редакцию, сказал главный редактор.",  # no moderation
     "Belediye, yeni yönetmeliği vatandaşların bilgisine sundu.",
     "Ο δήμαρχος είχε μόνο ενημερωτικό ρόλο στη συνάντηση, είπε ο εκπρόσωπος.",
+    "Die neue Halle dient ausschließlich der Lagerung von Getreide, sagte der Bürgermeister.",
+    "Les photos de l'exposition restent accrochées jusqu'en mars, précise la directrice.",
 ]
 
 

@@ -41,6 +41,9 @@ _NOTICE_ONLY = (
     r"előzetes írásos engedély\w*|autorisation écrite préalable|autorización previa y por escrito|"
     r"previa autorizzazione scritta|bez pisemnej zgody|без письменного разрешения|bez písemného souhlasu|"
     r"izin tertulis|yazılı izni? (?:olmadan|alınmadan)|"
+    # a Brazilian press release's closing lines (the press list, the press office's contact) and a Turkish
+    # broadcaster's app promotion
+    r"receba nossos comunicados|fale com a (?:nossa )?assessoria|uygulamamızı indirin|"
     # a Turkish law firm's lines: general information, no legal advice; the bar's ban on advertising
     r"genel bilgilendirme amacı\w*|hukuki (?:görüş|danışmanlık)(?: veya \w+)? yerine geçmez|"
     r"reklam yasağı yönetmeliği|"
@@ -65,7 +68,9 @@ _NOTICE_ONLY = (
     # not advice: medical, legal or financial (an article's closing disclaimer)
     r"not (?:a substitute for|intended as) (?:professional )?(?:medical|legal|financial|veterinary) advice|"
     r"does not constitute (?:legal|medical|financial|investment) advice|for informational purposes only|"
-    r"ersetzt keine (?:ärztliche|rechtliche|tierärztliche) beratung|ne remplace pas (?:une consultation|l['’]avis)|"
+    r"ersetzt keine (?:persönliche |individuelle )?(?:ärztliche|rechtliche|tierärztliche) beratung|"
+    r"dient (?:ausschließlich|nur|lediglich) der (?:allgemeinen )?information|"
+    r"ne remplace pas (?:une consultation|l['’]avis)|"
     r"ersetz(?:t|en) (?:keinesfalls|nicht) (?:die |eine )?(?:persönliche |ärztliche |individuelle )?"
     r"(?:beratung|untersuchung|behandlung)|"
     r"ne (?:sauraient?|peuvent|peut) (?:en aucun cas )?(?:constituer|remplacer) "
@@ -98,6 +103,8 @@ _NOTICE_ONLY = (
     r"δεν (?:είναι|φέρει) (?:καμία )?(?:υπεύθυν\w+|ευθύνη)|"
     # French
     r"tous droits réservés|droits de reproduction|n['’]est pas responsable|mentions légales|"
+    r"la reproduction de ce (?:texte|communiqué|article) est autorisée|"
+    r"(?:les )?photos (?:demeurent|restent) la propriété|"
     r"reproduction interdite|"
     # German
     r"alle rechte vorbehalten|(?:übernimmt|übernehmen(?: wir)?) keine (?:haftung|gewähr|verantwortung)|"
@@ -111,6 +118,7 @@ _NOTICE_ONLY = (
     r"(?:dalsze )?rozpowszechnianie (?:\w+ )?(?:możliwe )?wyłącznie za zgodą|"
     # Russian
     r"все права защищены|не несе[тё] ответственности|использует файлы cookie|"
+    r"не является публичной офертой|"
     r"при (?:полном или частичном )?(?:использовании|копировании|цитировании) материалов|"
     r"перепечатка материалов|при перепечатке(?: материалов)?|"
     r"при копировании(?: \w+){0,2} ссылка(?: \w+){0,3} обязательна|"

@@ -133,7 +133,9 @@ def is_dated_item(element: HtmlElement) -> bool:
         text = " ".join(sibling.text_content().split())
         if sibling.tag in _ITEM_TITLES or (len(text) <= TITLE_LINE
                                            and next(sibling.iter(*_ITEM_TITLES), None) is not None):
-            titled = True  # (a heading, or a box of its own around one: Joomla's `page-header`)
+            titled = True  # (a heading, or a box of its own around one: Joomla's `page-header`, or a
+            # theme's `entry-header` with the date under the title: `<time>2024. november 25.</time>`)
+            dated = dated or (sibling.tag not in _ITEM_TITLES and next(sibling.iter("time"), None) is not None)
             break
         dated = dated or (len(text) <= DATE_LINE and DATE.search(text) is not None) or sibling.tag == "time"
     return titled and dated
