@@ -114,11 +114,12 @@ _NOTICE_ONLY = (
     r"tutti i diritti riservati|utilizza (?:i )?cookie|"
     # Polish
     r"wszelkie prawa zastrzeżone|nie ponosi odpowiedzialności|używa plików cookie|"
+    r"zamów prenumeratę|pełna wersja (?:tego )?(?:i innych )?artykuł\w* (?:jest )?dostępna|"
     r"materiał(?:y)? chronion[ey] prawem autorskim|"
     r"(?:dalsze )?rozpowszechnianie (?:\w+ )?(?:możliwe )?wyłącznie za zgodą|"
     # Russian
     r"все права защищены|не несе[тё] ответственности|использует файлы cookie|"
-    r"не является публичной офертой|"
+    r"не является публичной офертой|копирование и репост|"
     r"при (?:полном или частичном )?(?:использовании|копировании|цитировании) материалов|"
     r"перепечатка материалов|при перепечатке(?: материалов)?|"
     r"при копировании(?: \w+){0,2} ссылка(?: \w+){0,3} обязательна|"
@@ -303,7 +304,7 @@ _SITE_NOTE_CJK = (r"このブログの読者になると|最終更新日から\S
                   r"アフィリエイト(?:広告|プログラム)を(?:利用|使用)|(?:プロモーション|広告)が含まれています|"
                   r"(?:おわび|お詫び)と訂正|更正(?:声明|启事|啟事)")
 # Chinese and Japanese (no word edges): rights reserved, "does not represent this site", no reprint.
-_NOTICE_CJK = (r"版权声明|版權聲明|免责声明|免責聲明|版权(?:均|归)属|版權(?:均|歸)屬|未经书面授权|未經書面授權|"
+_NOTICE_CJK = (r"版权归博主所有|版權歸博主所有|如需转载|如需轉載|版权声明|版權聲明|免责声明|免責聲明|版权(?:均|归)属|版權(?:均|歸)屬|未经书面授权|未經書面授權|"
                r"版权所有|版權所有|무단 ?전재|不代表本站|未经授权|未經授權|無断転載|禁止转载|"
                r"仅代表作者|僅代表作者|本站不[對对]|概不[負负][責责]|转载请注明|轉載請註明|谢绝.{0,10}转载|謝絕.{0,10}轉載|"
                r"转载目的在于|轉載目的在於|不构成任何投资建议|不構成任何投資建議|"
