@@ -487,10 +487,10 @@ def main_elements(root: HtmlElement, thread: bool = False, plain: bool = False,
             best, over_list = rival, (listing if listing is not best else None)
     best = _inside_main(best, ranked, scores)
     title, names_page = _page_title(root.getroottree(), is_article)
+    item = _titled_article(title) if names_page and not thread else None  # the page's one <article>, titled
     titled = _under_title(best, ranked, scores, title, names_page)
-    if titled is best and names_page and title is not None and (
-            is_article or _dated_title(title) or _titled_article(title) is not None):
-        titled = _titles_branch(best, ranked, scores, title, body_needed=not is_article)
+    if titled is best and names_page and title is not None and (is_article or _dated_title(title) or item is not None):
+        titled = _titles_branch(best, ranked, scores, title, item, body_needed=not is_article)
     passed_over, best = (best if titled is not best else None), titled
     posts = thread_of(best, scores)
     opening_post = None
@@ -504,8 +504,7 @@ def main_elements(root: HtmlElement, thread: bool = False, plain: bool = False,
     if article is not None:
         best = article  # replies below an article are its comments, unless the page is a thread
     elif posts:
-        return _under_lead(_the_titled_item(posts, title if names_page and not thread else None), scores,
-                           opening=not thread)
+        return _under_lead(_the_titled_item(posts, item), scores, opening=not thread)
     prose = None if thread else _prose_over_list(best, ranked, scores)
     if prose is None and over_list is not None and not thread and article is None and not posts:
         prose, best = best, over_list  # an entry of a list of the site's items won first: the list stays out
@@ -527,7 +526,7 @@ def main_elements(root: HtmlElement, thread: bool = False, plain: bool = False,
             chosen = [best]  # the branch under the title, not the blocks beside it it won over (the site's)
         else:
             chosen = [c for c in _with_siblings(best, scores) if passed_over is None or not within(passed_over, c)]
-    chosen = _the_titled_item(chosen, title if names_page and not thread else None)
+    chosen = _the_titled_item(chosen, item)
     if opening_post is not None and not any(_related(opening_post, c) for c in chosen):
         chosen = [opening_post, *chosen]
     return _under_lead(chosen, scores)
@@ -664,13 +663,13 @@ def _block_after_title(title: HtmlElement, best: HtmlElement, best_reach: int) -
 
 
 def _titles_branch(best: HtmlElement, ranked: list[HtmlElement], scores: Scores, title: HtmlElement,
-                   body_needed: bool = False) -> HtmlElement:
+                   article: HtmlElement | None, body_needed: bool = False) -> HtmlElement:
     """On an article's page whose best candidate holds the page's title (one that names the page) and more
     (a company's <main>, which its tag and class words put first, with its news item, its service cards
     and its "about us"), the best block in the branch that holds the title, when it scores half the
     best's own points: the item the title names. On another page (a dated item's title), only a block
     that holds the item's body too (paragraphs of prose, not a header's standfirst and byline)."""
-    branch = _item_of(title, best)
+    branch = _item_of(title, best, article)
     if branch is None:
         return best
     floor = scores.base(best) * TITLED_SHARE
@@ -680,12 +679,11 @@ def _titles_branch(best: HtmlElement, ranked: list[HtmlElement], scores: Scores,
     return max(inside, key=scores.final) if inside else best
 
 
-def _item_of(title: HtmlElement, best: HtmlElement) -> HtmlElement | None:
-    """The branch of best that holds the item the title names: the page's one <article> when it holds the
-    title inside best (a page builder's rows after it in the same wrapper are the site's), or the
-    branch below best that holds the title, or, for a title right under best, the block after it (a
-    news item's body under its heading: Bitrix's `news-detail`)."""
-    article = _titled_article(title)
+def _item_of(title: HtmlElement, best: HtmlElement, article: HtmlElement | None) -> HtmlElement | None:
+    """The branch of best that holds the item the title names: the page's one <article> that holds the
+    title (see _titled_article), inside best (a page builder's rows after it in the same wrapper are the
+    site's), or the branch below best that holds the title, or, for a title right under best, the block
+    after it (a news item's body under its heading: Bitrix's `news-detail`)."""
     if article is not None and article is not best and within(article, best):
         return article
     branch = next((a for a in title.iterancestors() if a.getparent() is best), None)
@@ -694,11 +692,10 @@ def _item_of(title: HtmlElement, best: HtmlElement) -> HtmlElement | None:
     return branch
 
 
-def _the_titled_item(chosen: list[HtmlElement], title: HtmlElement | None) -> list[HtmlElement]:
-    """Of the chosen blocks, those of the page's one <article> that holds its title, when one of them holds
-    it or is inside it: what sits beside the item's <article> (a shop's products, an "about us" section in
-    a block of the same kind) is the site's."""
-    article = _titled_article(title)
+def _the_titled_item(chosen: list[HtmlElement], article: HtmlElement | None) -> list[HtmlElement]:
+    """Of the chosen blocks, those of the page's one <article> that holds its title (see _titled_article),
+    when one of them holds it or is inside it: what sits beside the item's <article> (a shop's products, an
+    "about us" section in a block of the same kind) is the site's."""
     if article is None or not any(within(c, article) or within(article, c) for c in chosen):
         return chosen
     return [c for c in chosen if within(c, article) or within(article, c)]
@@ -740,10 +737,10 @@ def _dated_title(title: HtmlElement) -> bool:
     then "02.03.2015"): the title of one dated item, whatever the page says it is."""
     for sibling in itertools.islice(title.itersiblings(), 2):
         if isinstance(sibling.tag, str):
-            if _is_date_line(sibling):
+            if is_date_line(sibling):
                 return True
             first = sibling[0] if len(sibling) else None  # the item's block, opening with its date
-            if first is not None and not (sibling.text or "").strip() and _is_date_line(first):
+            if first is not None and not (sibling.text or "").strip() and is_date_line(first):
                 return True
     return False
 
@@ -757,7 +754,7 @@ def _is_dated_body(block: HtmlElement, title: HtmlElement | None) -> bool:
     return block in following and _prose_paragraphs(block) >= BRANCH_PARAGRAPHS
 
 
-def _is_date_line(element: HtmlElement) -> bool:
+def is_date_line(element: HtmlElement) -> bool:
     """Whether an element is a line giving a date ("02.03.2015", "Opublikowano: 22.01.2016")."""
     if element.tag == "time":
         return True

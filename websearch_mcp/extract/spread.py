@@ -18,11 +18,10 @@ from lxml import etree
 
 from websearch_mcp.extract.clean import drop
 from websearch_mcp.extract.main_content import (
-    DATE,
-    DATE_LINE,
     FURNITURE_TAGS,
     INLINE_TAGS,
     Scores,
+    is_date_line,
     only_one,
     replies_below,
 )
@@ -137,7 +136,7 @@ def is_dated_item(element: HtmlElement) -> bool:
             # theme's `entry-header` with the date under the title: `<time>2024. november 25.</time>`)
             dated = dated or (sibling.tag not in _ITEM_TITLES and next(sibling.iter("time"), None) is not None)
             break
-        dated = dated or (len(text) <= DATE_LINE and DATE.search(text) is not None) or sibling.tag == "time"
+        dated = dated or is_date_line(sibling)
     return titled and dated
 
 
