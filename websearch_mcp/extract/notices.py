@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from websearch_mcp.extract.alternation import guarded
 from websearch_mcp.extract.text import HEADINGS, text_of, visible_length
 from websearch_mcp.passages import cjk_count
 
@@ -318,15 +319,18 @@ _NOTICE_LIKELY = (r"copyright|powered by|licensed under|no comments yet|quick li
                   r"create an account")
 
 # The patterns hold lower-case phrases and are matched against lowered text: a case-blind pattern of a
-# few hundred phrases searches several times slower.
+# few hundred phrases searches several times slower. Each list is grouped by its phrases' first
+# characters (see alternation.py): it matches where the plain list does, some fifteen times faster.
+_WORDS_ONLY = guarded(f"{_NOTICE_ONLY}|{_SITE_NOTE}")
+_CJK_ONLY = guarded(_NOTICE_CJK)
 # A block that is certainly a notice where it opens with one of these.
-NOTICE_ONLY = re.compile(rf"©|\b(?:{_NOTICE_ONLY}|{_SITE_NOTE})\b|{_NOTICE_CJK}")
+NOTICE_ONLY = re.compile(rf"©|\b{_WORDS_ONLY}\b|{_CJK_ONLY}")
 # The same in words only (a block that opens with "© AFP" may be an article under its photo's credit).
-NOTICE_WORDS = re.compile(rf"\b(?:{_NOTICE_ONLY}|{_SITE_NOTE})\b|{_NOTICE_CJK}")
+NOTICE_WORDS = re.compile(rf"\b{_WORDS_ONLY}\b|{_CJK_ONLY}")
 # A block that opens with one of these is the site talking to its reader, wherever it sits.
-SITE_NOTE = re.compile(rf"\b(?:{_SITE_NOTE})\b|{_SITE_NOTE_CJK}")
+SITE_NOTE = re.compile(rf"\b{guarded(_SITE_NOTE)}\b|{guarded(_SITE_NOTE_CJK)}")
 # A whole output that reads like a notice (a footer, a disclaimer, an empty comment widget).
-NOTICE = re.compile(rf"©|\b(?:{_NOTICE_ONLY}|{_SITE_NOTE}|{_NOTICE_LIKELY})\b|{_NOTICE_CJK}|^\s*name:",
+NOTICE = re.compile(rf"©|\b{guarded(f'{_NOTICE_ONLY}|{_SITE_NOTE}|{_NOTICE_LIKELY}')}\b|{_CJK_ONLY}|^\s*name:",
                     re.MULTILINE)
 
 
@@ -355,51 +359,10 @@ def opens_with_notice_words(text: str, opening: int = 200) -> bool:
     return bool(NOTICE_WORDS.search(_opening(text, opening)))
 
 
-# Words one of which every site note holds: looked for first, since most blocks hold none (a substring
-# test is far cheaper than the pattern).
-_SITE_NOTE_HINTS = ("cookie", "browser", "navegador", "navigateur", "przegl", "браузер", "prohlíž", "comment",
-                    "subscri",
-                    "unlimited", "abonn", "suscri", "zaloguj", "подпиш", "εγγραφ", "règles", "charte", "kommentar",
-                    "normas", "regole", "regulamin", "правила", "κανόνες", "connecté", "angemeldet", "debes ", "devi ",
-                    "zalogowan", "необходимо", "πρέπει", "έκδοση", "posting", "çerez", "クッキー", "쿠키",
-                    "closed", "geschlossen", "fermés", "cerrados", "chiusi", "fechados", "gesloten", "leaving",
-                    "verlassen", "quitte", "saliendo", "lasciando", "saindo", "verlaat", "illimit", "ilimit",
-                    "unbegrenzt", "testata", "アフィリエイト", "含まれています", "affili", "associate", "enthält",
-                    "afilia", "inscrivez", "concorda", "dados", "maintained", "承認制", "쿠팡", "수수료", "partnerlink",
-                    "linkeket", "нажимая", "clicking", "spam", "спам", "unsubscri", "abbestell", "désinscri",
-                    "pourriel", "désabonnement", "聯盟", "联盟", "years old", "year old", "suscrí", "mais de",
-                    "jahre alt", "plus de", "published", "pubblicato", "publicado", "publié", "veröffentlicht",
-                    "outdated", "out-of-date", "archiv", "archiw", "архив", "αρχείο",
-                    "no longer", "há mais", "desatualiz", "risale",
-                    "aggiornat", "år gam", "utdatert", "forældede", "inaktuell", "jaar oud", "verouderde",
-                    "nieaktualn", "ponad", "więcej", "neaktuáln", "более", "устаревш", "неактуальн", "δημοσιεύθηκε",
-                    "archyvo", "nebeatnaujinamas", "訂正", "更正", "versione precedente", "versão anterior",
-                    "eerdere versie", "wcześniejsza", "версии", "προηγούμενη", "naunang", "error", "erreur",
-                    "fehler", "errore", "erro",
-                    "más de", "più di", "earlier version", "précédente", "anterior", "frühere", "kontingent",
-                    "lesen sie", "sem limites", "sin límites", "reached your", "free article", "newsletter",
-                    "boletín", "рассылку", "journalis", "журналіст", "журналист", "dziennikar", "periodismo",
-                    "google news", "εκφράζουν", "υιοθετεί", "незарегистр", "подписывайт",
-                    "гости", "оставлять", "saluran", "sertai", "inbox", "indbakke", "inkorg",
-                    "innboks", "postfach", "boîte", "bandeja", "caixa", "casella", "mailbox", "skrzyn",
-                    "abone", "assine", "javascript", "flash", "tarayıcı", "helyettesít", "tájékoztató", "download",
-                    "quitter", "whatsapp", "følg", "folge", "folgt", "abonniere", "読者", "経過",
-                    "informasjonskapsler", "bruger cookies", "använder", "evästeitä",
-                    " app", "qr ", "ऐप", "модерац", "abonē", "prenumer", "uudiskir", "laden sie", "téléchargez",
-                    "descarga")
-
-
-_ASCII_HINTS = tuple(hint for hint in _SITE_NOTE_HINTS if hint.isascii())  # all an ASCII text can hold
-
-
 def opens_as_site_note(text: str, opening: int = 200) -> bool:
     """Whether a block's opening is the site talking to its reader (cookies, browser, comment rules,
     subscription)."""
-    head = _opening(text, opening)
-    for hint in _ASCII_HINTS if head.isascii() else _SITE_NOTE_HINTS:  # a loop: faster than any() over a generator
-        if hint in head:
-            return SITE_NOTE.search(head) is not None
-    return False
+    return SITE_NOTE.search(_opening(text, opening)) is not None
 
 
 PROSE_BESIDE = 80  # visible characters of a paragraph that is not a notice: a block holding one is more
