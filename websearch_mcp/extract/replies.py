@@ -377,7 +377,7 @@ def mark_titled_sections(root: HtmlElement) -> None:
             text = title.text_content()
         else:  # a title in a <div> or <p>: its own text, before any child (a link to add one's own after it)
             text = title.text or ""
-        if not text or len(text) > TITLE_TEXT * 2:
+        if not text or len(text) > TITLE_TEXT * 2 or text.isspace():  # (most blocks: the white space before a child)
             continue
         title_text = " ".join(text.split())
         if COMMENTS_TITLE.match(title_text):
