@@ -98,6 +98,15 @@ def test_markdown_characters_at_line_start_are_escaped():
     assert html_to_markdown(html).startswith("\\# not a heading")
 
 
+def test_a_paragraph_opening_with_a_number_and_a_stop_is_escaped_at_the_stop():
+    # "8. 4. 2024" (a Czech date) would be read as item 8 of a list; a backslash before the 8 escapes nothing
+    html = ("<article><p>8. 4. 2024</p><p>12) A paragraph that opens with a number and a bracket, long enough "
+            "to be read.</p></article>")
+    markdown = html_to_markdown(html)
+    assert markdown.startswith("8\\. 4. 2024") and "\n12\\) A paragraph" in markdown
+    assert "\\8" not in markdown and "\\1" not in markdown
+
+
 def test_layout_table_with_one_column_becomes_paragraphs():
     html = ("<body><table><tr><td><p>First paragraph of an old-fashioned page laid out in a table, long enough.</p>"
             "</td></tr><tr><td><p>Second paragraph of that page, which also has plenty of words in it.</p></td>"

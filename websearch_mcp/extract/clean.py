@@ -605,10 +605,15 @@ _BOX_TAGS = frozenset({"div", "section", "aside"})
 _BUTTON_WORDS = re.compile(r"(?:^|[\s_-])(?:button|btn)(?:$|[\s_-])", re.IGNORECASE)
 
 
+def _is_button_link(link: HtmlElement) -> bool:
+    """A link drawn as a button, or one that opens a members' sign-up (Ghost's portal: `#/portal/signup`)."""
+    return bool(_BUTTON_WORDS.search(link.get("class") or "")) or (link.get("href") or "").startswith("#/portal")
+
+
 def _is_call_to_action(element: HtmlElement, text: str) -> bool:
     """A box asking the reader to act: a title and a line or two beside a button or a form to fill in
     ("New patient? Book online", "Book direct for the best price", "Your first lesson is free")."""
-    if not any(node.tag in ("form", "button") or (node.tag == "a" and _BUTTON_WORDS.search(node.get("class") or ""))
+    if not any(node.tag in ("form", "button") or (node.tag == "a" and _is_button_link(node))
                for node in element.iter("form", "button", "a")):
         return False  # (most boxes: no button, nothing more to read)
     if visible_length(text) > CALL_TEXT or sum(1 for _ in element.iter("p")) > CALL_PARAGRAPHS:

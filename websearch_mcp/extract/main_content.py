@@ -525,7 +525,8 @@ def main_elements(root: HtmlElement, thread: bool = False, plain: bool = False,
                                         or _site_sections_beside(best, passed_over, title)):
             chosen = [best]  # the branch under the title, not the blocks beside it it won over (the site's)
         else:
-            chosen = [c for c in _with_siblings(best, scores) if passed_over is None or not within(passed_over, c)]
+            chosen = [c for c in _with_siblings(best, scores)
+                      if passed_over is None or not within(passed_over, c) or same_classes(c, best)]
     chosen = _the_titled_item(chosen, item)
     if opening_post is not None and not any(_related(opening_post, c) for c in chosen):
         chosen = [opening_post, *chosen]
@@ -601,6 +602,7 @@ TITLED_SHARE = 0.5  # of the best's score: a block under the page's title with t
 BRIEF_PARAGRAPHS = 3  # paragraphs of a brief beside its title
 TITLED_TEXT = 0.25  # of the best's visible text: a block beside the title with less is no rival of a long article
 BRANCH_PARAGRAPHS = 2  # paragraphs of the item under the title (a standfirst beside it has one)
+TITLE_BLOCK = 1  # levels above the title: the block holding the title's own box and the brief's paragraphs
 
 
 def _under_title(best: HtmlElement, ranked: list[HtmlElement], scores: Scores, title: HtmlElement | None,
@@ -631,9 +633,17 @@ def _under_title(best: HtmlElement, ranked: list[HtmlElement], scores: Scores, t
                   after is not None and within(c, after) and _prose_paragraphs(c) >= BRANCH_PARAGRAPHS))
               and scores.final(c) >= floor
               and (scores.paragraphs.get(c, 0) >= count or (article is not None and within(c, article)))
-              and not _related(c, best) and c not in reach
+              and not _related(c, best) and (c not in reach or _brief_beside_title(c, reach))
               and _prose_length(c) >= LIST_RIVAL_PROSE and visible_length(text_of(c)) >= shortest]
     return max(nearer, key=scores.final) if nearer else best
+
+
+def _brief_beside_title(block: HtmlElement, reach: dict[HtmlElement, int]) -> bool:
+    """Whether a block that holds the title's own box (the title, its date and author) holds a brief's
+    paragraphs of prose beside that box, as children of its own (a school's news item: the title's box,
+    an image and three paragraphs in one column)."""
+    return reach[block] <= TITLE_BLOCK and sum(
+        1 for child in block if child.tag == "p" and is_sentence(child)) >= BRANCH_PARAGRAPHS
 
 
 def _site_sections_beside(chosen: HtmlElement, passed_over: HtmlElement, title: HtmlElement | None) -> bool:
@@ -644,7 +654,16 @@ def _site_sections_beside(chosen: HtmlElement, passed_over: HtmlElement, title: 
         return False
     reach = {ancestor: depth for depth, ancestor in enumerate(title.iterancestors())}
     return (_reach(chosen, reach) == _reach(passed_over, reach)
-            and any(within(passed_over, sibling) for sibling in chosen.itersiblings()))
+            and any(within(passed_over, sibling) and not same_classes(sibling, chosen)
+                    for sibling in chosen.itersiblings()))
+
+
+def same_classes(one: HtmlElement, other: HtmlElement) -> bool:
+    """Whether two blocks have the very same classes, two or more (`section blog-content`): the same part
+    of the template (the article's text on both sides of a band of other content), not merely both
+    sections."""
+    classes = (one.get("class") or "").split()
+    return len(classes) > 1 and (other.get("class") or "").split() == classes
 
 
 def _block_after_title(title: HtmlElement, best: HtmlElement, best_reach: int) -> HtmlElement | None:

@@ -23,7 +23,15 @@ BLOCK_TAGS = frozenset({
 SKIP_TAGS = frozenset({"img", "script", "style", "noscript", "template", "svg", "iframe", "head", "title",
                        "button", "input", "select", "textarea", "object", "embed", "video", "audio", "picture"})
 HEADINGS = {"h1": "# ", "h2": "## ", "h3": "### ", "h4": "#### ", "h5": "##### ", "h6": "###### "}
-_LINE_START = re.compile(r"^([#>+-]|\d+[.)])(?=\s)")
+# A paragraph's opening that Markdown would read as a heading, a quote, or a list item's mark: escaped (the
+# mark itself, or the stop after a number: "8\. 4. 2024", as a backslash before a digit escapes nothing).
+_LINE_START = re.compile(r"^(?:([#>+-])|(\d+)([.)]))(?=\s)")
+
+
+def _escaped(mark: re.Match[str]) -> str:
+    return f"\\{mark[1]}" if mark[1] else f"{mark[2]}\\{mark[3]}"
+
+
 _LANGUAGE = re.compile(r"(?:lang(?:uage)?-)([\w+#-]+)")
 _ROWS = etree.XPath("./tr | ./thead/tr | ./tbody/tr | ./tfoot/tr")
 # A cell that holds several paragraphs, a list, a heading or another table belongs to a layout table.
@@ -169,7 +177,7 @@ class MarkdownRenderer:
             text = text.strip()
         if text:
             if not prefix:
-                text = _LINE_START.sub(r"\\\1", text)
+                text = _LINE_START.sub(_escaped, text)
                 if len(text) <= REPEAT_LINE and self.blocks and self.blocks[-1] == text:
                     return  # the same paragraph again (a caption and its lightbox's copy, a date twice)
             self.blocks.append(prefix + text)

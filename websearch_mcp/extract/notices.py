@@ -231,6 +231,7 @@ _SITE_NOTE = (
     r"kan indeholde forældede|kan innehålla inaktuell|(?:artikel|bericht) is meer dan \w+ jaar oud|"
     r"kan verouderde informatie|"
     r"może zawierać nieaktualne|(?:artykuł|tekst) ma (?:ponad|więcej niż) \w+ lat|může obsahovat neaktuální|"
+    r"(?:článek|článok|text) je starší (?:než|ako) \w+ (?:let|roky|rok|rokov)|"
     r"опубликован[аo]? более \w+ (?:лет|года)|(?:информация )?может быть (?:устаревшей|неактуальной)|"
     r"δημοσιεύθηκε πριν από (?:περισσότερα από )?\w+ χρόνια|paliktas tik archyvo tikslais|nebeatnaujinamas|"
     r"una versione precedente di questo articolo|uma versão anterior des[ta]a? (?:matéria|reportagem|notícia|artigo)|"
