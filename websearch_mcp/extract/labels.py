@@ -216,11 +216,11 @@ def hides(names: str) -> bool:
 NEUTRAL = Kind(False, False, False, False)
 _NEUTRAL = NEUTRAL
 
-# The lead of an article (standfirst, intro, summary; `vrezka`, Russian for an inset lead) in a block of its own
-# before the body.
+# The lead of an article (standfirst, intro, summary; `vrezka`, Russian for an inset lead; Bitrix's
+# `news-preview-text`) in a block of its own before the body.
 LEAD = re.compile(r"(?:^|[\s_-])(?:lead|leadin|leadtext|lede|standfirst|intro|introduction|summary|dek|deck|kicker|"
                   r"abstract|chapeau|chapo|sapo|vorspann|einleitung|entradilla|sumario|zajawka|lid|spot|ozet|announce|anons|ingress|vrezka|"
-                  r"sub[-_]?title|subheadline)(?:$|[\s_-])",
+                  r"preview[-_]?text|sub[-_]?title|subheadline)(?:$|[\s_-])",
                   re.IGNORECASE)
 
 
