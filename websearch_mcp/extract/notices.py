@@ -126,7 +126,8 @@ _NOTICE_ONLY = (
     r"при копировании(?: \w+){0,2} ссылка(?: \w+){0,3} обязательна|"
     # Greek
     r"με επιφύλαξη παντός δικαιώματος|δεν ευθύνεται|χρησιμοποιεί cookies|απαγορεύεται η αναδημοσίευση|"
-    r"η αναδημοσίευση (?:του παρόντος |του |των )?(?:άρθρου |άρθρων |κειμένου )?επιτρέπεται|δεν φέρει (?:καμία )?ευθύνη για (?:το περιεχόμενο|τα σχόλια|τις απόψεις)|"
+    r"η αναδημοσίευση (?:του παρόντος |του |των )?(?:άρθρου |άρθρων |κειμένου )?επιτρέπεται|"
+    r"δεν φέρει (?:καμία )?ευθύνη για (?:το περιεχόμενο|τα σχόλια|τις απόψεις)|"
     r"επιτρέπεται μόνο με αναφορά|"
     # rights reserved, and reprints only with a link, in Dutch, Czech, Swedish, Hungarian, Romanian, Finnish,
     # Indonesian, Turkish, Ukrainian and Vietnamese
@@ -234,7 +235,8 @@ _SITE_NOTE = (
     r"może zawierać nieaktualne|(?:artykuł|tekst) ma (?:ponad|więcej niż) \w+ lat|může obsahovat neaktuální|"
     r"(?:článek|článok|text) je starší (?:než|ako) \w+ (?:let|roky|rok|rokov)|"
     r"опубликован[аo]? более \w+ (?:лет|года)|(?:информация )?может быть (?:устаревшей|неактуальной)|"
-    r"δημοσιεύθηκε πριν από (?:περισσότερ[οα] από )?\w+ (?:χρόνια|χρόνο|έτη|έτος)|paliktas tik archyvo tikslais|nebeatnaujinamas|"
+    r"δημοσιεύθηκε πριν από (?:περισσότερ[οα] από )?\w+ (?:χρόνια|χρόνο|έτη|έτος)|"
+    r"paliktas tik archyvo tikslais|nebeatnaujinamas|"
     r"una versione precedente di questo articolo|uma versão anterior des[ta]a? (?:matéria|reportagem|notícia|artigo)|"
     r"een eerdere versie van dit (?:artikel|bericht)|wcześniejsza wersja (?:tego )?artykułu|"
     r"в (?:предыдущей|первоначальной) версии (?:этой |данной )?(?:статьи|заметки|материала)|"
