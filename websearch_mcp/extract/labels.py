@@ -26,6 +26,7 @@ NEGATIVE = re.compile(
     r"tagbox|tagsbox|taglist|tagslist|tagcloud|"
     r"signup|promo(?!ted)\w*|advert\w*|ads?|adslot|sponsor\w*|sidebar|widget|breadcrumbs?|cookie\w*|consent|gdpr|"
     r"popup|modal|banner|outbrain|taboola|tags?|keywords|more stories|trending|popular|byline|author|"
+    r"mostread|most read|mostviewed|most viewed|"
     r"(?:left|right)sidebar|sidebar(?:left|right)|agenda|"
     r"toolbar|pagination|pager|nav|navbar|navigation|menu|prev next|next prev|previous next|prevnext|"
     r"masthead|footer|header|skip|caption|"

@@ -78,6 +78,10 @@ _NOTICE_ONLY = (
     r"(?:une consultation|un (?:avis|conseil))|"
     r"ont un caractère (?:purement )?(?:général|informatif|indicatif)|"
     r"no sustituye (?:una|la) (?:valoración|consulta|atención|asesoría)|non sostituisce il parere|"
+    r"no sustituye en ningún caso (?:el|la|a)|tiene (?:un )?carácter (?:meramente |exclusivamente )?divulgativo|"
+    # a Romanian association's registration and reprint line, a Lithuanian reprint ban
+    r"persoană juridică de drept|reproducerea (?:integrală|parțială|totală) sau (?:integrală|parțială|totală)|"
+    r"draudžiama (?:naudoti|kopijuoti|platinti|skelbti)|"
     r"não substitu(?:i|em) (?:a |o |uma |um )?(?:consulta|acompanhamento|orientação|avaliação|atendimento)|"
     # a Mexican health site's legal lines: its medical officer, the health regulator's advertising notice
     r"responsable sanitario|aviso de publicidad cofepris|"
@@ -248,6 +252,7 @@ _SITE_NOTE = (
     r"abonnez-vous à notre newsletter|melden sie sich für unseren newsletter an|"
     r"suscríbete a nuestro boletín|iscriviti alla (?:nostra )?newsletter|inscreva-se na nossa newsletter|"
     r"zapisz się na (?:\w+ )?newsletter|подпишитесь на (?:нашу )?рассылку|"
+    r"zapisując się,? akceptujesz|"
     r"abonē (?:mūsu )?(?:jaunumu vēstuli|jaunumus)|prenumeruokite (?:mūsų )?naujienlaišk\w*|"
     r"telli (?:meie )?uudiskiri|"
     # a newsletter box's promise
@@ -307,9 +312,11 @@ _SITE_NOTE_CJK = (r"このブログの読者になると|最終更新日から\S
                   r"(?:cookie|クッキー)を(?:使用|利用)|쿠키를 사용|使用cookie|コメントは承認制|"
                   r"쿠팡 ?파트너스|수수료를 제공받|聯盟行銷|联盟营销|"
                   r"アフィリエイト(?:広告|プログラム)を(?:利用|使用)|(?:プロモーション|広告)が含まれています|"
-                  r"(?:おわび|お詫び)と訂正|更正(?:声明|启事|啟事)")
+                  r"(?:おわび|お詫び)と訂正|更正(?:声明|启事|啟事)|アフィリエイトプログラムに参加|"
+                  # Thai (no spaces between words): "some of its information may be out of date"
+                  r"ข้อมูลบางส่วนอาจไม่เป็นปัจจุบัน")
 # Chinese and Japanese (no word edges): rights reserved, "does not represent this site", no reprint.
-_NOTICE_CJK = (r"版权归博主所有|版權歸博主所有|如需转载|如需轉載|"
+_NOTICE_CJK = (r"版权归博主所有|版權歸博主所有|如需转载|如需轉載|สงวนลิขสิทธิ์|"
                r"版权声明|版權聲明|免责声明|免責聲明|版权(?:均|归)属|版權(?:均|歸)屬|未经书面授权|未經書面授權|"
                r"版权所有|版權所有|무단 ?전재|不代表本站|未经授权|未經授權|無断転載|禁止转载|"
                r"仅代表作者|僅代表作者|本站不[對对]|概不[負负][責责]|转载请注明|轉載請註明|谢绝.{0,10}转载|謝絕.{0,10}轉載|"
