@@ -314,7 +314,7 @@ _OTHER_PAGES = (
     r"autres (?:actualités|articles|offres|communiqués|annonces)|(?:à )?lire aussi|sur le même sujet|"
     r"(?:otras|más) (?:noticias|ofertas|convocatorias)|otros (?:artículos|avisos)|te puede interesar|"
     r"altre (?:notizie|offerte|news)|altri (?:articoli|avvisi)|leggi anche|"
-    r"(?:outras|mais) (?:notícias|vagas)|leia também|veja também|"
+    r"(?:outras|mais) (?:notícias|vagas)|leia também|veja também|lea también|lee también|"
     r"(?:meer|ander) nieuws|andere vacatures|lees ook|"
     r"další (?:aktuality|zprávy|články|nabídky|oznámení)|čtěte také|"
     r"diğer (?:duyurular|haberler|yazılar|ilanlar)|ilgili haberler|"
@@ -350,8 +350,8 @@ RELATED_TITLE = re.compile(
     r"^\W*(?:(?:[^\W\d]+\s+)?(?:related|similar|semelhantes|similares|ähnliche|simili|podobne|похожие|схожі|"
     r"gerelateerd|benzer|relacionad[oa]s|correlat[ie]|související|powiązane|σχετικ[άέοή]ς?|(?:相关|相關|関連)\w{0,4})"
     r"(?:\s+[^\W\d]+)?|"
-    rf"{_OTHER_PAGES})\W*$",
-    re.IGNORECASE)
+    rf"(?:{_OTHER_PAGES})(?:\s+(?:en|in|on|at|auf|bei|sur|su|na|em|op|w|в|на|σε)(?:\s+[^\W\d]+){{1,4}})?)\W*$",
+    re.IGNORECASE)  # ("Lea también en Motor al Día": the site's name after "on")
 # "Read more" as a heading over a box of other stories (as a paragraph or a box's line, it is a teaser's link)
 _READ_MORE = re.compile(r"^\W*(?:read more|more on this(?: story| topic)?)\W*$", re.IGNORECASE)
 TITLE_TEXT = 30  # characters: a title is this short
