@@ -520,7 +520,8 @@ def main_elements(root: HtmlElement, thread: bool = False, plain: bool = False,
         chosen = [best]  # a news item's body under its title and date: what the title's block holds beside
         # it (the firm's service cards, its "about us") is the site's
     else:
-        best = _climb(best, scores, passed_over)
+        if best is not item:  # (the titled <article> itself is the item, whole: no climb out of it)
+            best = _climb(best, scores, passed_over)
         if passed_over is not None and (best.getparent() is passed_over
                                         or _site_sections_beside(best, passed_over, title)):
             chosen = [best]  # the branch under the title, not the blocks beside it it won over (the site's)
