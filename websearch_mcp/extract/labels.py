@@ -120,7 +120,7 @@ _PLACE_FIRST = frozenset({"below", "after", "before", "above", "under", "beneath
 # buttons, its related stories), whatever article word comes before.
 _ARTICLES_BOXES = frozenset({"tag", "tags", "share", "sharing", "social", "related", "newsletter", "subscribe",
                              "promo", "ad", "ads", "advert", "advertisement", "sponsor", "sponsored", "recommended",
-                             "trending", "popular", "keywords", "next", "prev", "table"})
+                             "trending", "popular", "keywords", "next", "prev", "table", "bio"})
 # Page builders whose every block is a "widget" (`elementor-widget-heading`, `elementor-widget-container`;
 # HubSpot's `dnd-module` beside `widget-type-rich_text`, `hs_cos_wrapper_widget`): the word names the
 # builder's unit, the article's paragraphs included, not a sidebar's box.
@@ -189,7 +189,8 @@ def _token_flags(token: str) -> int:
              | (_COMMENTS if COMMENTS.search(" ".join(words) if words is not spelled else text) else 0)
              | (_POSITIVE if POSITIVE.search(text) else 0) | (_CITATIONS if CITATIONS.search(text) else 0))
     if flags & _POSITIVE and len(spelled) > 1 and spelled[-1] in _ARTICLES_BOXES:
-        flags &= ~_POSITIVE  # "article_details_tag", "post-share", "entry-related": the article's box, not its text
+        flags &= ~_POSITIVE  # "article_details_tag", "post-share", "entry-related", "blog-post__author-bio": the
+        # article's box, not its text
     return flags
 
 
