@@ -6,8 +6,6 @@ tried only where one can begin, and match exactly where the flat list matches.""
 
 from __future__ import annotations
 
-import re
-
 _SPECIAL = frozenset("\\()[].^$|*+?{}")
 _QUANTIFIERS = frozenset("*+?{")
 GROUP_LEVELS = 2  # characters of a shared opening grouped on: a third level makes no search quicker
@@ -89,10 +87,15 @@ def _expanded(alternative: str) -> list[str]:
     return [expanded for choice in choices for expanded in _expanded(choice + rest)]
 
 
+def _alternatives(pattern: str) -> list[str]:
+    """The top-level alternatives of a pattern, those that open with a group expanded (see _expanded)."""
+    return [expanded for alternative in split_alternatives(pattern) for expanded in _expanded(alternative)]
+
+
 def grouped(pattern: str, levels: int = GROUP_LEVELS) -> str:
     """The alternatives of `pattern` grouped by their first character, `levels` characters deep; it
     matches at the same positions as `pattern`."""
-    alternatives = [expanded for alternative in split_alternatives(pattern) for expanded in _expanded(alternative)]
+    alternatives = _alternatives(pattern)
     if levels == 0 or len(alternatives) < MIN_GROUPED:
         return "|".join(alternatives)
     by_first: dict[str, list[str]] = {}
@@ -102,7 +105,8 @@ def grouped(pattern: str, levels: int = GROUP_LEVELS) -> str:
             by_first.setdefault(alternative[0], []).append(alternative[1:])
         else:
             others.append(alternative)
-    groups = [first + tails[0] if len(tails) == 1 else f"{re.escape(first)}(?:{grouped('|'.join(tails), levels - 1)})"
+    # (a plain first character is itself outside a class: it needs no escape)
+    groups = [first + tails[0] if len(tails) == 1 else f"{first}(?:{grouped('|'.join(tails), levels - 1)})"
               for first, tails in by_first.items()]
     return "|".join(groups + others)
 
@@ -110,10 +114,10 @@ def grouped(pattern: str, levels: int = GROUP_LEVELS) -> str:
 def guarded(pattern: str) -> str:
     """`pattern` grouped, and led by a lookahead for the characters its alternatives can open with
     when each opens with a plain one (so that a position where none can start costs one test)."""
-    alternatives = [expanded for alternative in split_alternatives(pattern) for expanded in _expanded(alternative)]
+    alternatives = _alternatives(pattern)
     body = grouped(pattern)
     if not all(_opens_with_literal(alternative) for alternative in alternatives):
         return f"(?:{body})"
-    firsts = "".join(sorted({re.escape(alternative[0]) if alternative[0] in "\\]^-" else alternative[0]
-                             for alternative in alternatives}))
+    # (inside the class, `]`, `^` and `-` would mean something else)
+    firsts = "".join(sorted({f"\\{first}" if first in "]^-" else first for first in (a[0] for a in alternatives)}))
     return f"(?=[{firsts}])(?:{body})"
