@@ -98,14 +98,18 @@ SCORING: dict[str, tuple[str, Callable[[str, str], Score], Callable[[list[Score]
 }
 
 _MD_LINK = re.compile(r"!?\[([^\]]*)\]\([^)]*\)")
-_MD_MARKS = re.compile(r"^(?:#{1,6} |> ?|\s*(?:[-*+]|\d+\.) |\|)|[*_`]+|~~|\|", re.MULTILINE)
+_MD_MARKS = re.compile(r"^(?:#{1,6} |> ?|\s*(?:[-*+]|\d+\.) |\|)|\|", re.MULTILINE)
+# Emphasis and code marks sit against the words they mark: they go without a space, or "*Post*." would
+# read as the two words "Post" and "." (a word-aligning score counts that as a miss and an extra).
+_MD_EMPHASIS = re.compile(r"(?<!\\)(?:[*_`]+|~~)")
+_MD_ESCAPE = re.compile(r"\\([\\`*_{}\[\]()#+\-.!|>~<])")  # "8\. 4. 2024", "\*": the character itself
 
 
 def strip_markdown(markdown: str) -> str:
     """Markdown syntax removed: link targets, emphasis, heading, list, quote and table marks."""
     text = _MD_LINK.sub(r"\1", markdown)
     text = re.sub(r"^\s*\|?\s*:?-{3,}.*$", "", text, flags=re.MULTILINE)
-    return _MD_MARKS.sub(" ", text)
+    return _MD_ESCAPE.sub(r"\1", _MD_EMPHASIS.sub("", _MD_MARKS.sub(" ", text)))
 
 
 # -- extractors -------------------------------------------------------------------------------------
