@@ -53,6 +53,13 @@ def test_data_table_with_a_paragraph_per_cell_stays_a_table(html):
     assert markdown.startswith("| One cell, one paragraph | Second cell |\n| --- | --- |")
 
 
+def test_a_button_left_open_does_not_take_the_rest_of_the_page():
+    assert_article(markdown_of("button-left-open.html"),
+                   ["A sinking fund is money set aside", "buyers of the bond carry less risk",
+                    "the monthly amount can be worked out in advance"],
+                   ["not financial advice"])
+
+
 def test_unclosed_noscript_does_not_take_the_rest_of_the_page():
     assert_article(markdown_of("noscript-unclosed.html"),
                    ["The harbour ferry will leave every twenty minutes", "Season tickets bought before the change",

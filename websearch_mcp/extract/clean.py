@@ -50,6 +50,11 @@ _NAMED_ANCHORS = etree.XPath("//a[not(@href)][@name or @id]")
 # A <noscript> with this much text is content (the page's no-JavaScript copy, or the rest of the page
 # that an unclosed <noscript> swallowed), not a tracking pixel or a "please enable JavaScript" note.
 NOSCRIPT_CONTENT = 200
+# A button or a label left open (`<button><div></button>`: the parser keeps the <div> open and ignores the
+# end tag, where a browser closes both) swallows the rest of the page. One that holds more than this share
+# of the page's text is a wrapper, not a control.
+SWALLOWING_CONTROL = 0.5
+_CONTROLS_LEFT_OPEN = ("button", "label")
 # A hidden element holding this share of the page's text is a wrapper that broken markup closed around
 # the article (a browser's HTML5 parser would not have); removing it would remove the article.
 HIDDEN_WRAPPER_SHARE = 0.3
@@ -73,6 +78,7 @@ def drop_junk(tree: HtmlElement) -> None:
             _parse_as_markup(noscript)
         if len(noscript.text_content().strip()) >= NOSCRIPT_CONTENT:
             noscript.tag = "div"
+    _unwrap_swallowing_controls(tree)
     etree.strip_elements(tree, *JUNK_TAGS, etree.Comment, etree.ProcessingInstruction, with_tail=False)
     for anchor in _NAMED_ANCHORS(tree):
         anchor.tag = "span"  # a place to link to (`<a name="seq1">`), not a link: its text is the page's own
@@ -102,6 +108,22 @@ def drop_junk(tree: HtmlElement) -> None:
             page_text = body.text_content() if body is not None else ""
         if _said_elsewhere(element.text_content(), page_text):
             drop(element)  # a hidden copy of what the page shows (a paywall's duplicate of the article)
+
+
+def _unwrap_swallowing_controls(tree: HtmlElement) -> None:
+    """A button or label holding most of the page's text (markup left open) becomes a plain block."""
+    body = tree.find("body")
+    if body is None:
+        return
+    total: int | None = None
+    for control in list(body.iter(*_CONTROLS_LEFT_OPEN)):
+        size = len(control.text_content())
+        if size < NOSCRIPT_CONTENT:
+            continue
+        if total is None:
+            total = len(body.text_content())
+        if size > total * SWALLOWING_CONTROL:
+            control.tag = "div"
 
 
 REPEAT_SAMPLE = 80  # characters of a hidden block looked for again in the page's text
