@@ -60,6 +60,16 @@ def test_a_button_left_open_does_not_take_the_rest_of_the_page():
                    ["not financial advice"])
 
 
+@pytest.mark.parametrize("opening", ['<object data="/intro.swf"><div>', '<dialog class="promo"><div>',
+                                     '<label for="q"><div>'])
+def test_a_control_or_fallback_left_open_keeps_the_article_inside_it(opening):
+    paragraphs = "".join(f"<p>The council met on day {day} and agreed, after a long debate, to keep the pool open "
+                         f"through the winter, with shorter hours on weekdays.</p>" for day in range(1, 6))
+    html = (f"<html><body><header>{opening}Menu</{opening[1:opening.index(' ')]}></header>"
+            f"<article>{paragraphs}</article><footer><p>All rights reserved.</p></footer></body></html>")
+    assert_article(html_to_markdown(html), ["The council met on day 1", "The council met on day 5"], [])
+
+
 def test_unclosed_noscript_does_not_take_the_rest_of_the_page():
     assert_article(markdown_of("noscript-unclosed.html"),
                    ["The harbour ferry will leave every twenty minutes", "Season tickets bought before the change",

@@ -51,10 +51,11 @@ _NAMED_ANCHORS = etree.XPath("//a[not(@href)][@name or @id]")
 # that an unclosed <noscript> swallowed), not a tracking pixel or a "please enable JavaScript" note.
 NOSCRIPT_CONTENT = 200
 # A button or a label left open (`<button><div></button>`: the parser keeps the <div> open and ignores the
-# end tag, where a browser closes both) swallows the rest of the page. One that holds more than this share
-# of the page's text is a wrapper, not a control.
+# end tag, where a browser closes both) swallows the rest of the page, as can a dialog, a plugin's <object>
+# or a media element whose end tag went missing. One that holds more than this share of the page's text
+# is a wrapper, not a control or a fallback.
 SWALLOWING_CONTROL = 0.5
-_CONTROLS_LEFT_OPEN = ("button", "label")
+_CONTROLS_LEFT_OPEN = ("button", "label", "dialog", "object", "map", "audio", "video", "canvas", "picture")
 # A hidden element holding this share of the page's text is a wrapper that broken markup closed around
 # the article (a browser's HTML5 parser would not have); removing it would remove the article.
 HIDDEN_WRAPPER_SHARE = 0.3
@@ -111,7 +112,7 @@ def drop_junk(tree: HtmlElement) -> None:
 
 
 def _unwrap_swallowing_controls(tree: HtmlElement) -> None:
-    """A button or label holding most of the page's text (markup left open) becomes a plain block."""
+    """A control or media element holding most of the page's text (markup left open) becomes a plain block."""
     body = tree.find("body")
     if body is None:
         return
