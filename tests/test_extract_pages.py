@@ -70,6 +70,14 @@ def test_a_control_or_fallback_left_open_keeps_the_article_inside_it(opening):
     assert_article(html_to_markdown(html), ["The council met on day 1", "The council met on day 5"], [])
 
 
+def test_a_layout_named_after_its_sidebar_is_not_the_sidebar():
+    assert_article(markdown_of("sidebar-grid-layout.html"),
+                   ["The harbour board voted on Tuesday", "of which the regional fund has promised half",
+                    "if the planning office raises no objection"],
+                   ["Parents had waited three winters", "season tickets bought before the end of December",
+                    "carries four crew, a stretcher and a pump"])
+
+
 def test_unclosed_noscript_does_not_take_the_rest_of_the_page():
     assert_article(markdown_of("noscript-unclosed.html"),
                    ["The harbour ferry will leave every twenty minutes", "Season tickets bought before the change",

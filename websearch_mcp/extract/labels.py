@@ -141,6 +141,9 @@ _TEXT_LOOKS = frozenset({
     "inherit", "current", "transparent", "opacity", "xs", "sm", "md", "base", "lg", "xl", "xxl", "small", "large",
 })
 _SWITCH_LAST = frozenset({"open", "closed", "enabled", "disabled", "on", "off", "active", "visible", "count"})
+# A layout named after the sidebar it has ("sidebar-grid", "sidebar-layout", "sidebar-columns") holds the
+# content column too; in BEM its parts are named by what they are ("sidebar-grid__content").
+_SIDEBAR_LAYOUT = re.compile(r"^(?:sidebar|aside)[-_](?:grid|layout|layouts|columns|cols)(?=$|__|--)")
 _WORDS = re.compile(r"[a-z0-9]+")
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 
@@ -170,6 +173,9 @@ def _token_flags(token: str) -> int:
     if ":" in token:
         return 0
     lowered = token.lower()
+    if _SIDEBAR_LAYOUT.match(lowered):
+        part = token.partition("__")[2]
+        return _token_flags(part) if part else 0
     spelled = _WORDS.findall(lowered)
     words = spelled if token == lowered else _WORDS.findall(_CAMEL.sub(" ", token).lower())
     if (not words or words[0] in _SWITCH_FIRST or words[-1] in _SWITCH_LAST or len(spelled) >= 5
