@@ -30,7 +30,7 @@ NEGATIVE = re.compile(
     r"(?:left|right)sidebar|sidebar(?:left|right)|agenda|"
     r"toolbar|pagination|pager|nav|navbar|navigation|menu|prev next|next prev|previous next|prevnext|"
     r"masthead|footer|header|skip|caption|"
-    r"credit|shoutbox|skyscraper|shopping|footnote|meta|contact|combx|rating|reply|respond|signature|"
+    r"credit|shoutbox|skyscraper|shopping|footnote|meta|contact\w*|kontakt\w*|combx|rating|reply|respond|signature|"
     r"legal|disclaimer|copyright|privacy|imprint|"
     # the same furniture in German, French, Spanish, Polish, Russian (transliterated) and Chinese (pinyin)
     r"teaser|weiterlesen|verwandte?|aehnliche|werbung|anzeigen?|fusszeile|kopfzeile|seitenleiste|teilen|"
@@ -47,8 +47,9 @@ NEGATIVE = re.compile(
     r"poll|polls|sonda|ankieta|umfrage|sondage|encuesta|sondaggio|opros|anket|"
     # customers' testimonials on a company's page, in English, French, Spanish, Portuguese and German
     r"testimonial\w*|temoignages?|testimonios?|depoimentos?|kundenstimmen|"
-    # a call to action ("cta-band", "call-to-action", "donate-row"): a button and a line asking the reader to act
-    r"cta|calltoaction|call to action|donate|donations?|prefooter|subfooter|partner|"
+    # a call to action ("cta-band", "call-to-action", "donate-row", a hotel's "booking-strip"): a button and a
+    # line asking the reader to act
+    r"cta|calltoaction|call to action|donate|donations?|prefooter|subfooter|partner|booking|"
     # a Joomla module (the site's boxes around the article: latest news, an agenda, a poll)
     r"moduletable|"
     # a subscription offer, in French, German and Dutch, Spanish, Italian, Portuguese, Polish, Russian, Turkish
@@ -140,7 +141,8 @@ _TEXT_LOOKS = frozenset({
     "emerald", "teal", "cyan", "sky", "blue", "indigo", "violet", "purple", "fuchsia", "pink", "rose",
     "inherit", "current", "transparent", "opacity", "xs", "sm", "md", "base", "lg", "xl", "xxl", "small", "large",
 })
-_SWITCH_LAST = frozenset({"open", "closed", "enabled", "disabled", "on", "off", "active", "visible", "count"})
+_SWITCH_LAST = frozenset({"open", "closed", "enabled", "disabled", "on", "off", "active", "visible", "count",
+                          "styles"})  # (`j-m-comment-styles`: the styles a page loads for a module)
 # A layout named after the sidebar it has ("sidebar-grid", "sidebar-layout", "sidebar-columns") holds the
 # content column too; in BEM its parts are named by what they are ("sidebar-grid__content").
 _SIDEBAR_LAYOUT = re.compile(r"^(?:sidebar|aside)[-_](?:grid|layout|layouts|columns|cols)(?=$|__|--)")

@@ -127,7 +127,9 @@ class Scores:
         teaser cards wrapped in a link: a little)."""
         factor = self.factors.get(element)
         if factor is None:
-            kind = NEUTRAL if self.plain else kind_of(element)
+            # <body>'s classes describe the page (Jimdo lists every module whose styles it loads,
+            # `j-m-guestbook-styles` among them), never a part of it to set aside
+            kind = NEUTRAL if self.plain or element.tag == "body" else kind_of(element)
             comments = kind.comments and not self.thread
             factor = 0.0 if comments or kind.citations else 0.3 if kind.negative and not kind.positive else 1.0
             role = element.get("role") if factor else None
@@ -623,7 +625,7 @@ def _under_title(best: HtmlElement, ranked: list[HtmlElement], scores: Scores, t
     furthest = best_reach if names_page else 1
     floor = scores.final(best) * TITLED_SHARE
     # a lead beside the title has fewer paragraphs than the body (a brief has a few of its own)
-    count = min(scores.paragraphs.get(best, 0), BRIEF_PARAGRAPHS)
+    count = min(scores.paragraphs.get(best, 0), BRANCH_PARAGRAPHS if _dated_title(title) else BRIEF_PARAGRAPHS)
     shortest = visible_length(text_of(best)) * TITLED_TEXT
     after = _block_after_title(title, best, best_reach) if names_page else None
     article = only_one(title.getroottree(), "article")
@@ -677,9 +679,25 @@ def _block_after_title(title: HtmlElement, best: HtmlElement, best_reach: int) -
         return None
     branch = next((a for a in title.iterancestors() if a.getparent() is shared), None)
     following = branch.getnext() if branch is not None else None
+    if following is not None and within(best, following) and _dated_title(title):
+        following = _first_section_before(following, best)  # a dated item's post content: its first section
     if following is None or within(best, following):
         return None
     return following
+
+
+def _first_section_before(block: HtmlElement, best: HtmlElement) -> HtmlElement | None:
+    """Within a block that holds the best candidate, the first of the sections it is split into (the level
+    where the best's section has others before it), when that is not the best's own: the post's opening
+    section, before the page builder's later ones (the firm's listings, its "about us")."""
+    for ancestor in [best, *best.iterancestors()]:
+        parent = ancestor.getparent()
+        if parent is None or not within(parent, block):
+            return None
+        if ancestor.getprevious() is not None:
+            first = next((child for child in parent if isinstance(child.tag, str)), None)
+            return first if first is not ancestor else None
+    return None
 
 
 def _titles_branch(best: HtmlElement, ranked: list[HtmlElement], scores: Scores, title: HtmlElement,
@@ -755,7 +773,8 @@ DATE = re.compile(r"\b(?:\d{1,2}[./-]\d{1,2}[./-](?:\d{4}|\d{2})|\d{4}-\d{2}-\d{
 def _dated_title(title: HtmlElement) -> bool:
     """Whether a line giving a date follows the title right after it (a company's news item: its heading,
     then "02.03.2015"): the title of one dated item, whatever the page says it is."""
-    for sibling in itertools.islice(title.itersiblings(), 2):
+    boxed = in_its_wrappers(title)  # a page builder's heading widget: the date is the next widget
+    for sibling in itertools.islice(title.itersiblings() if boxed is title else boxed.itersiblings(), 2):
         if isinstance(sibling.tag, str):
             if is_date_line(sibling):
                 return True

@@ -26,7 +26,16 @@ _NOTICE_ONLY = (
     r"dichiarazioni previsionali|déclarations prospectives|zukunftsgerichtete aussagen|declaraciones prospectivas|"
     # who owns the site: a company's registration
     r"registered (?:company|address|office)|registered in england|company (?:number|no)|vat (?:number|no|reg)|"
-    r"handelsregister|ust-idnr|amtsgericht|siret|capital social|nip:|krs:|инн|огрн|"
+    r"handelsregister|ust-idnr|amtsgericht|siret|capital social|nip:|krs:|инн|огрн|код єдрпоу|"
+    # a funder's disclaimer ("its contents are the sole responsibility of X and do not necessarily reflect the
+    # views of the donor"), in English, French, Spanish, Italian, Portuguese, German, Ukrainian and Russian
+    r"sole responsibility of .{1,80}?not necessarily reflect|"
+    r"seule responsabilité .{1,80}?ne (?:reflète|reflètent) pas nécessairement|"
+    r"responsabilidade? exclusiva .{1,80}?(?:no|não) refle(?:j|t)\w* necess?ariamente|"
+    r"responsabilità esclusiva .{1,80}?non riflett\w+ necessariamente|"
+    r"alleinige(?:n)? verantwortung .{1,80}?nicht (?:unbedingt|notwendigerweise)|"
+    r"виключною відповідальністю .{1,80}?не обов[’']язково відобража\w+|"
+    r"исключительной ответственностью .{1,80}?не обязательно отража\w+|"
     r"angaben gemäß|verantwortlich für den inhalt|inhaltlich verantwortlich|umsatzsteuer-identifikationsnummer|"
     r"firmenbuchnummer|uid-nummer|uid-nr|che-\d{3}\.\d{3}\.\d{3}|sitz der gesellschaft|registergericht|"
     r"geschäftsführ(?:ung|er|erin):|vorsitzende[r]? des aufsichtsrat(?:s|es)|"
@@ -139,6 +148,15 @@ _NOTICE_ONLY = (
     r"toate drepturile rezervate|kaikki oikeudet pidätetään|hak cipta dilindungi|"
     r"tüm (?:yayın )?hakları (?:saklıdır|.{0,60}aittir)|всі права захищені|"
     r"використання матеріалів (?:дозволяється |можливе )?(?:лише|тільки)|bảo lưu mọi quyền|"
+    # the same in Arabic, Persian, Hebrew and Hindi; an Arabic or Persian site's "not responsible for the
+    # content" (of linked sites, of comments) and its columns' "the views are their writers'"
+    r"(?:جميع|كل|كافة) الحقوق محفوظة|حقوق النشر محفوظة|"
+    r"و?لا (?:تتحمل|يتحمل)(?: \S+){0,3} مسؤولي\S* (?:عن )?(?:محتو\S*|المحتو\S*|التعليقات|الآراء)|"
+    r"(?:تعبر|يعبر) عن (?:رأي|آراء|وجهة نظر) (?:كاتبها|كتابها|أصحابها|صاحبها)|"
+    r"(?:کلیه|تمامی|همه)(?: \S+){0,1} حقوق(?: \S+){0,5} محفوظ|"
+    r"استفاده از (?:مطالب|محتوای)(?: \S+){0,4} (?:با ذکر منبع|بدون ذکر منبع|ممنوع)|"
+    r"مسئولیتی در قبال(?: \S+){0,3} (?:محتوا|مطالب|نظرات)|"
+    r"כל הזכויות שמורות|सर्वाधिकार सुरक्षित|"
     # readers' views are not the editors': the disclaimer under comments and guest posts
     r"(?:do|does) not (?:necessarily )?reflect the (?:views|opinions?)|"
     r"ne reflètent pas (?:nécessairement )?(?:l['’]opinion|les opinions|le point de vue)|"
@@ -314,7 +332,9 @@ _SITE_NOTE_CJK = (r"このブログの読者になると|最終更新日から\S
                   r"アフィリエイト(?:広告|プログラム)を(?:利用|使用)|(?:プロモーション|広告)が含まれています|"
                   r"(?:おわび|お詫び)と訂正|更正(?:声明|启事|啟事)|アフィリエイトプログラムに参加|"
                   # Thai (no spaces between words): "some of its information may be out of date"
-                  r"ข้อมูลบางส่วนอาจไม่เป็นปัจจุบัน")
+                  r"ข้อมูลบางส่วนอาจไม่เป็นปัจจุบัน|"
+                  # a WeChat article's "tap the blue name above to follow us", "star the account"
+                  r"点击上方.{0,12}关注|點擊上方.{0,12}關注|星标公众号|星標公眾號")
 # Chinese and Japanese (no word edges): rights reserved, "does not represent this site", no reprint.
 _NOTICE_CJK = (r"版权归博主所有|版權歸博主所有|如需转载|如需轉載|สงวนลิขสิทธิ์|"
                r"版权声明|版權聲明|免责声明|免責聲明|版权(?:均|归)属|版權(?:均|歸)屬|未经书面授权|未經書面授權|"
