@@ -284,8 +284,10 @@ def prune(root: HtmlElement, host: str = "", thread: bool = False, calls: bool =
             continue
         if posts and (element in posts or element in around_posts):
             continue  # a post's text in its edit form: the form is no furniture (what it holds is read on)
-        if is_teaser_grid(element) or (_is_furniture(element, total, runs, thread, entries, calls, shown)
-                                       and not _links_elsewhere(element, host)):
+        # (a list of other pages under a title that says so goes wherever its links lead: "Read also")
+        if is_teaser_grid(element) or marked_other_pages(element) or (
+                _is_furniture(element, total, runs, thread, entries, calls, shown)
+                and not _links_elsewhere(element, host)):
             drop(element)
             dropped.add(element)
         elif element.tag == "header" and len(element.text_content()) < total * 0.2 and lead_in(element) is None:
@@ -400,13 +402,22 @@ def _before_trailer(text: str, last: HtmlElement) -> str:
 _LINE_TAGS = frozenset({"i", "em", "small", "span", "b", "strong", "font"})
 
 
+def _last_with_text(element: HtmlElement) -> HtmlElement | None:
+    """An element's last child, past empty ones with nothing after them (Blogger's `<div style="clear:
+    both">` after the post's last line)."""
+    for child in reversed(element):
+        if child.tag == "br" or (child.tail or "").strip() or text_of(child).strip():
+            return child
+    return None
+
+
 def _closing_line(root: HtmlElement) -> HtmlElement | None:
     """The content's last line when it is an inline element after a line break or a block, ending the text
     (a blog's "<br><br><i>© All texts and photos…</i>", an agency's `</p><span>…subscribers…</span>`), with
     no paragraph around it."""
     last = root
-    while len(last) and not (last[-1].tail or "").strip():
-        last = last[-1]
+    while (child := _last_with_text(last)) is not None and not (child.tail or "").strip():
+        last = child
         if last.tag in _LINE_TAGS:
             previous = last.getprevious()
             ending = text_of(last).strip()

@@ -61,7 +61,8 @@ _NOTICE_ONLY = (
     # Dutch), and a Mexican firm's tax number and registry
     r"prohibida (?:su|la) reproducción|(?:puede|pueden|podrá|se permite|se autoriza) (?:la )?reproduc\w* "
     r"(?:total o parcial(?:mente)? )?(?:citando|mencionando|con mención de) la fuente|proibida a reprodução|"
-    r"reprodução (?:permitida|autorizada) (?:desde que|mediante|com)|riproduzione riservata|vietata la riproduzione|"
+    r"reprodução (?:permitida|autorizada) (?:desde que|mediante|com)|(?:é )?permitida a reprodução|"
+    r"riproduzione riservata|vietata la riproduzione|"
     r"reproducerea (?:integrală|totală)(?: sau parțială)?|cui:? ?(?:ro)?\d{6,10}|"
     r"nachdruck (?:nur )?mit (?:genehmigung|quellenangabe|zustimmung)|abdruck honorarfrei|"
     r"reproduction autorisée (?:avec|sous réserve de) (?:la )?(?:mention|citation)|przedruk (?:tylko )?za zgodą|"
@@ -88,6 +89,12 @@ _NOTICE_ONLY = (
     r"ont un caractère (?:purement )?(?:général|informatif|indicatif)|"
     r"no sustituye (?:una|la) (?:valoración|consulta|atención|asesoría)|non sostituisce il parere|"
     r"no sustituye en ningún caso (?:el|la|a)|tiene (?:un )?carácter (?:meramente |exclusivamente )?divulgativo|"
+    r"tiene(?:n)? fines (?:educativos|informativos|divulgativos) y no (?:reemplaza|sustituye)|"
+    r"no (?:reemplaza|sustituye) (?:el diagnóstico|la consulta|la opinión)|"
+    # an investment blog's "not investment advice" in Polish; a Turkish company's central registry number
+    # (its "MERSİS" lowered keeps the dot above the i)
+    r"nie stanowi(?:ą)? (?:rekomendacji|porady) (?:inwestycyjnej|finansowej|prawnej)|"
+    r"nie stanowi(?:ą)? rekomendacji|mersi\u0307?s (?:no|numarası)|ticaret sicil (?:no|numarası)|"
     # a Romanian association's registration and reprint line, a Lithuanian reprint ban
     r"persoană juridică de drept|reproducerea (?:integrală|parțială|totală) sau (?:integrală|parțială|totală)|"
     r"draudžiama (?:naudoti|kopijuoti|platinti|skelbti)|"
@@ -233,7 +240,7 @@ _SITE_NOTE = (
     r"(?:cet article|ce texte) (?:est issu|provient) de nos archives|"
     r"(?:este artículo|esta noticia) (?:procede|es) de nuestro archivo|"
     r"(?:questo articolo|quest['’]articolo) (?:proviene|è) dal nostro archivio|"
-    r"(?:ten )?(?:artykuł|tekst) pochodzi z (?:naszego )?archiwum|"
+    r"(?:ten )?(?:artykuł|tekst|wpis|notka) pochodzi z (?:naszego )?archiwum|mogły się od tego czasu zmienić|"
     r"(?:эта )?(?:статья|заметка|материал) из (?:нашего )?архива|"
     r"(?:το άρθρο|αυτό το άρθρο) (?:είναι|προέρχεται) από το αρχείο μας|"
     r"dieser artikel ist (?:mehr als|über) \w+ jahre alt|cet article a plus de \w+ ans|"
@@ -299,6 +306,7 @@ _SITE_NOTE = (
     r"(?:enable|turn on) javascript|javascript (?:is )?(?:required|disabled)|javascript aktivieren|"
     r"activer (?:le )?javascript|(?:habilita|activa) (?:el )?javascript|abilita(?:re)? javascript|"
     r"zaloguj się,? aby|twoja przeglądarka jest (?:przestarzała|nieaktualna)|"
+    r"używasz (?:przestarzałej|starej) przeglądarki|"
     # an old browser, in more words: German, French, Spanish, Italian, Portuguese, Russian, Dutch, Czech
     r"(?:veralteten|veralteter) browser|navigateur obsolète|navegador (?:obsoleto|desactualizado)|"
     r"browser (?:obsoleto|non aggiornato)|navegador desatualizado|устаревш\w+ (?:версию )?браузер\w*|"

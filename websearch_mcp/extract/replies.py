@@ -318,6 +318,8 @@ _OTHER_PAGES = (
     r"(?:meer|ander) nieuws|andere vacatures|lees ook|"
     r"další (?:aktuality|zprávy|články|nabídky|oznámení)|čtěte také|"
     r"diğer (?:duyurular|haberler|yazılar|ilanlar)|ilgili haberler|"
+    r"(?:ezeket|ezt) is olvasd el|olvasd el (?:ezeket|ezt) is|kapcsolódó (?:cikkek|bejegyzések|hírek)|"
+    r"további (?:hírek|cikkek|bejegyzések)|"
     r"inne (?:artykuły|wiadomości|ogłoszenia)|czytaj (?:też|także)|zobacz (?:też|także)|"
     r"другие (?:новости|статьи)|читайте также|ещё по теме|еще по теме|читайте також|інші новини|"
     r"διαβάστε (?:επίσης|ακόμη|ακόμα)|διαβαστε (?:επισης|ακομη|ακομα)|περισσότερα (?:άρθρα|νέα)|άλλα άρθρα|"
@@ -359,7 +361,7 @@ TITLE_TEXT = 30  # characters: a title is this short
 # much of the content it holds (a brief of two sentences above the site's other announcements).
 RELATED_MARK = "titled-related"
 _HEADING_TAGS = frozenset({"h2", "h3", "h4", "h5", "h6", "dt"})
-_TITLE_TAGS = frozenset({*_HEADING_TAGS, "div", "p"})
+_TITLE_TAGS = frozenset({*_HEADING_TAGS, "div", "p", "span"})
 _SECTION_TAGS = frozenset({"div", "section", "table", "ul", "ol", "dl", "aside"})
 
 
