@@ -123,9 +123,10 @@ _ARTICLES_BOXES = frozenset({"tag", "tags", "share", "sharing", "social", "relat
                              "promo", "ad", "ads", "advert", "advertisement", "sponsor", "sponsored", "recommended",
                              "trending", "popular", "keywords", "next", "prev", "table", "bio"})
 # Page builders whose every block is a "widget" (`elementor-widget-heading`, `elementor-widget-container`;
-# HubSpot's `dnd-module` beside `widget-type-rich_text`, `hs_cos_wrapper_widget`): the word names the
-# builder's unit, the article's paragraphs included, not a sidebar's box.
-_BUILDERS = frozenset({"elementor", "so", "siteorigin", "dnd", "hs"})
+# HubSpot's `dnd-module` beside `widget-type-rich_text`, `hs_cos_wrapper_widget`; vBulletin's CMS, whose
+# article sits in a `cms_widget`): the word names the builder's unit, the article's paragraphs included,
+# not a sidebar's box.
+_BUILDERS = frozenset({"elementor", "so", "siteorigin", "dnd", "hs", "cms"})
 # a label with one of these is a builder's (HubSpot's grid: `span12 widget-span widget-type-cell`)
 _BUILDER_PREFIXES = (*(f"{builder}-" for builder in _BUILDERS), "widget-span", "widget-type-")
 # CSS utilities that align a flex or grid box's content (Bootstrap's `justify-content-between`, Tailwind's
