@@ -56,6 +56,7 @@ NEGATIVE = re.compile(
     r"abonnement|suscripcion|abbonamento|assinatura|prenumerata|podpiska|abonelik|"
     # a "read also" box inside the article, in English, French, Italian, Dutch, Portuguese, Spanish, German, Polish
     r"read also|lire aussi|a lire aussi|leggi anche|lees ook|leia tambem|lea tambien|lesen sie auch|czytaj tez|"
+    r"czytaj takze|zobacz tez|zobacz takze|"
     # a stand-in a script replaces (an embed awaiting consent, an ad slot, a lazy image)
     r"placeholder)" + _END,
     re.IGNORECASE)

@@ -373,12 +373,17 @@ def mark_titled_sections(root: HtmlElement) -> None:
     as "Similar properties" (three or more cards alike) are marked "related". A title that is a link
     ("Comments" jumping to them) opens nothing."""
     for title in root.iter(*_TITLE_TAGS):
+        bold = False
         if title.tag in _HEADING_TAGS:
             if len(title) > 3:
                 continue
             text = title.text_content()
-        else:  # a title in a <div> or <p>: its own text, before any child (a link to add one's own after it)
+        else:  # a title in a <div> or <p>: its own text, before any child (a link to add one's own after it),
+            # or the text of its one bold child (`<p><strong>Czytaj także:</strong></p>`)
             text = title.text or ""
+            if not text.strip() and len(title) == 1 and title[0].tag in ("strong", "b") and not len(title[0]) \
+                    and not (title[0].tail or "").strip():
+                text, bold = title[0].text or "", True
         if not text or len(text) > TITLE_TEXT * 2 or text.isspace():  # (most blocks: the white space before a child)
             continue
         title_text = " ".join(text.split())
@@ -386,7 +391,7 @@ def mark_titled_sections(root: HtmlElement) -> None:
             mark, is_kind = "comments", _rows_are_replies
         elif RELATED_TITLE.match(title_text) or (title.tag in _HEADING_TAGS and _READ_MORE.match(title_text)):
             mark, is_kind = RELATED_MARK, _rows_are_cards
-        elif OTHER_TITLE.match(title_text):
+        elif OTHER_TITLE.match(title_text) and not bold:  # ("**Other deals:**" over a post's own list)
             mark, is_kind = RELATED_MARK, _rows_are_links
         else:
             continue
