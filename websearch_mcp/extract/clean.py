@@ -20,7 +20,7 @@ from websearch_mcp.extract.notices import (
     opens_as_site_note,
     short_enough,
 )
-from websearch_mcp.extract.replies import lead_in, mark_titled_sections
+from websearch_mcp.extract.replies import READ_ALSO_LINE, lead_in, mark_titled_sections
 from websearch_mcp.extract.streamed import place_streamed_parts
 from websearch_mcp.extract.teasers import card_signature, is_teaser_grid, marked_other_pages
 from websearch_mcp.extract.text import (
@@ -295,6 +295,7 @@ def prune(root: HtmlElement, host: str = "", thread: bool = False, calls: bool =
     _drop_closing_notices(root)
 
 
+READ_ALSO_TEXT = 400  # characters: a "Read also: …" line, not a block that opens with one
 POST_FORMS = 3  # forms alike that hold text: each post of a thread in its edit form (old Reddit's `usertext`)
 POST_FORMS_SHARE = 0.4  # of the content's text, held by those forms together
 
@@ -570,6 +571,8 @@ def _is_furniture(element: HtmlElement, total: int, runs: dict[tuple[HtmlElement
         return True  # (a block of the article's paragraphs around a carousel of links: the carousel goes alone)
     if tag == "p" and link_density(element, text) > 0.9:
         return True  # a paragraph that is one link: "Read more: ...", "See also ..."
+    if tag in ("p", "div") and size < READ_ALSO_TEXT and READ_ALSO_LINE.match(text):
+        return True  # "Read also: …" and the other story's line, linked or not
     if size < 120:
         line = " ".join(text.split()).rstrip(":.…! ")
         if _NOISE.match(line) or (size < 60 and _BYLINE.match(line)) or (

@@ -354,6 +354,12 @@ RELATED_TITLE = re.compile(
     r"(?:\s+[^\W\d]+)?|"
     rf"(?:{_OTHER_PAGES})(?:\s+(?:en|in|on|at|auf|bei|sur|su|na|em|op|w|в|на|σε)(?:\s+[^\W\d]+){{1,4}})?)\W*$",
     re.IGNORECASE)  # ("Lea también en Motor al Día": the site's name after "on")
+# A line that points to another story ("Читайте также: в сентябре кафедра запустила…", "Lesen Sie auch: …"),
+# with or without a link: the other story's teaser, not this one's text. ("Other news: I read…" in a
+# personal blog is the writer's own news: lines that open with "other", "more" or "latest" are not read so.)
+READ_ALSO_LINE = re.compile(
+    rf"^\W*(?!(?:other|more|latest|weitere|autres|otras|otros|más|altre|altri|outras|mais|meer|ander|další|diğer|"
+    rf"inne|другие|περισσότερα|άλλα|更多|다른)\b)(?:{_OTHER_PAGES})\s*[:：]", re.IGNORECASE)
 # "Read more" as a heading over a box of other stories (as a paragraph or a box's line, it is a teaser's link)
 _READ_MORE = re.compile(r"^\W*(?:read more|more on this(?: story| topic)?)\W*$", re.IGNORECASE)
 TITLE_TEXT = 30  # characters: a title is this short
