@@ -407,7 +407,7 @@ def _last_with_text(element: HtmlElement) -> HtmlElement | None:
     """An element's last child, past empty ones with nothing after them (Blogger's `<div style="clear:
     both">` after the post's last line)."""
     for child in reversed(element):
-        if child.tag == "br" or (child.tail or "").strip() or text_of(child).strip():
+        if child.tag == "br" or len(child) or (child.text or "").strip() or (child.tail or "").strip():
             return child
     return None
 
@@ -542,8 +542,6 @@ def _is_furniture(element: HtmlElement, total: int, runs: dict[tuple[HtmlElement
     kind = kind_of(element)
     if kind.comments and not thread:
         return True  # comments go however long they are (but a thread's replies are its content)
-    if marked_other_pages(element):
-        return True  # a list of other pages under a title that says so, however long
     if size >= SITE_NOTE_MIN and element.tag in _NOTE_TAGS and is_notice_block(element, opens_as_site_note, text):
         return True  # the site's note to its reader: cookies, an old browser, comment rules, an offer
     if element.tag in _BOX_TAGS and is_box_of_notices(element):

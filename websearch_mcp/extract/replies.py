@@ -342,11 +342,10 @@ _OTHER_PAGES = (
     r"en çok okunan|τα πιο δημοφιλή|δημοφιλέστερα|가장 많이 본|인기 ?기사|人気記事|阅读排行|热门文章)(?:\s+\w+){0,2}")
 # "Other positions", "Altre posizioni aperte", "최근 공지사항", "Últimas": a title of the site's other or
 # latest pages of some kind, when every row below it opens with a link.
-OTHER_TITLE = re.compile(
-    r"^\W*(?:other|more|latest|recent|weitere|andere|neueste|aktuelle|autres|derni[eè]res|otras|otros|más|"
-    r"últim[oa]s|altre|altri|ultime|ultimi|outras|outros|mais|recentes|meer|nieuwste|další|ostatní|"
-    r"nejnovější|diğer|son|inne|najnowsze|другие|последние|다른|최근|최신)(?:\s+[^\W\d]+){0,3}\W*$",
-    re.IGNORECASE)
+_OTHER_WORDS = (r"other|more|latest|recent|weitere|andere|neueste|aktuelle|autres|derni[eè]res|otras|otros|más|"
+                r"últim[oa]s|altre|altri|ultime|ultimi|outras|outros|mais|recentes|meer|nieuwste|další|ostatní|"
+                r"nejnovější|diğer|son|inne|najnowsze|другие|последние|περισσότερα|άλλα|更多|다른|최근|최신")
+OTHER_TITLE = re.compile(rf"^\W*(?:{_OTHER_WORDS})(?:\s+[^\W\d]+){{0,3}}\W*$", re.IGNORECASE)
 # A title that names a list of other pages below it: "Related", "Similar properties", "Imóveis semelhantes".
 RELATED_TITLE = re.compile(
     r"^\W*(?:(?:[^\W\d]+\s+)?(?:related|similar|semelhantes|similares|ähnliche|simili|podobne|похожие|схожі|"
@@ -357,9 +356,7 @@ RELATED_TITLE = re.compile(
 # A line that points to another story ("Читайте также: в сентябре кафедра запустила…", "Lesen Sie auch: …"),
 # with or without a link: the other story's teaser, not this one's text. ("Other news: I read…" in a
 # personal blog is the writer's own news: lines that open with "other", "more" or "latest" are not read so.)
-READ_ALSO_LINE = re.compile(
-    rf"^\W*(?!(?:other|more|latest|weitere|autres|otras|otros|más|altre|altri|outras|mais|meer|ander|další|diğer|"
-    rf"inne|другие|περισσότερα|άλλα|更多|다른)\b)(?:{_OTHER_PAGES})\s*[:：]", re.IGNORECASE)
+READ_ALSO_LINE = re.compile(rf"^\W*(?!(?:{_OTHER_WORDS}|ander)\b)(?:{_OTHER_PAGES})\s*[:：]", re.IGNORECASE)
 # "Read more" as a heading over a box of other stories (as a paragraph or a box's line, it is a teaser's link)
 _READ_MORE = re.compile(r"^\W*(?:read more|more on this(?: story| topic)?)\W*$", re.IGNORECASE)
 TITLE_TEXT = 30  # characters: a title is this short
