@@ -51,9 +51,11 @@ def test_two_trickling_pages_do_not_hold_a_host_that_allows_two_requests(upstrea
 
 def test_a_host_never_sees_more_than_its_bound_and_as_many_stalled(upstream):
     # Every page answers after 12 s and the call gives up at 6 s: however late a loaded machine sends
-    # the second pair (the first pair steps aside after a second), all four overlap on the wire.
+    # the second pair (the first pair steps aside after a second), all four overlap on the wire. No
+    # request may end on its own while this is looked at (the tests' 5 s timeout would close the first
+    # pair while the server still counts them, and a late second pair could then step aside for a third)
     urls = site(upstream, {n: Reply.fixture(ARTICLE, delay=12) for n in range(10)})
-    fetcher(upstream, fetch_per_host=2).fetch_many(urls, max_wait=6.0)
+    fetcher(upstream, fetch_per_host=2, timeout=20.0).fetch_many(urls, max_wait=6.0)
     asked = [f"/docs/{n}" for n in range(10)]
     settle_until = time.monotonic() + 4.0  # a loaded machine may be slow to send the second pair
     while sum(upstream.count(path) for path in asked) < 4 and time.monotonic() < settle_until:
